@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { ERROR_CATALOGUE, type PublicConfig } from "@bundler/shared";
+import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import { type Address, parseEther } from "viem";
+import type { Database } from "./db/client.ts";
+import { registerAccessControl } from "./lib/access.ts";
+import type { ChainContext } from "./lib/chain-context.ts";
+import { AppError } from "./lib/errors.ts";
+import { KeyVault } from "./lib/key-vault.ts";
+import { Realtime } from "./lib/realtime.ts";
+import { AuthRepository } from "./modules/auth/auth.repository.ts";
+import { authRoutes } from "./modules/auth/auth.routes.ts";
+import { AuthService } from "./modules/auth/auth.service.ts";
+import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
+import type { FaucetService } from "./modules/dev/faucet.service.ts";
+import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
+import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
+import { DraftsService } from "./modules/drafts/drafts.service.ts";
+import { PaymentRepository } from "./modules/drafts/payment.repository.ts";
+import { PaymentService } from "./modules/drafts/payment.service.ts";
+import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
+import { LaunchRepository } from "./modules/launch/launch.repository.ts";
+import { launchRoutes } from "./modules/launch/launch.routes.ts";
+import { LaunchService } from "./modules/launch/launch.service.ts";
+import { metaRoutes } from "./modules/meta/meta.routes.ts";
+import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
+import { WalletsService } from "./modules/wallets/wallets.service.ts";
+
+/** The local profile's treasury when TREASURY_ADDRESS is unset: anvil dev account 2. */
+export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+
+export interface AppOptions {
+  database: Database;
+  publicConfig: PublicConfig;
+  allowedOrigins: string[];
+  rateLimitPerMinute: number;
+  freeKeyLimitPerHour: number;
+  bodyLimitBytes: number;
+  /** The built web app, served on the same origin when present. */
+  webDist?: string | undefined;
+  logLevel?: string;
+  currentBlock?: () => number | null;
+  /** Only in the local profile. */
+  faucet?: FaucetService | undefined;
+  /** Encrypts every private key at rest; a random one when absent (tests). */
+  masterKey?: Buffer | undefined;
+  /** The chain the launch routes use; without it they answer 503 "chain unavailable". */
+  chain?: ChainContext | undefined;
+  /** The launch fee, BNB (default "0.5"). */
+  launchFeeBnb?: string | undefined;
+  /** How long a started payment stays open, seconds (default 600). */
+  paymentWindowSeconds?: number | undefined;
+  /** Where received launch fees are swept. */
+  treasuryAddress?: Address | undefined;
+}
+
+export interface App {
+  server: FastifyInstance;
+  realtime: Realtime;
+  auth: AuthService;
+  news: NewsRepository;
+  vault: KeyVault;
+  wallets: WalletsService;
+  drafts: DraftsService;
+  payments: PaymentService;
+  launches: LaunchService;
+  /** Present with a chain: call `tick()` per block (main.ts) or directly (tests). */
+  paymentWatcher: PaymentWatcher | undefined;
+}
+
+const fail = (error: string) => ({ success: false as const, error });
+
+/** Builds the HTTP API, the realtime server and the static web app, without listening. */
+export const buildApp = async (options: AppOptions): Promise<App> => {
+  const server = Fastify({
+    logger: {
+      level: options.logLevel ?? "info",
+      redact: ["req.headers['x-auth-key']", "req.headers.authorization"],
+    },
+    bodyLimit: options.bodyLimitBytes,
+    trustProxy: false,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  server.setValidatorCompiler(validatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+
+  const auth = new AuthService(new AuthRepository(options.database.db));
+  const news = new NewsRepository(options.database.db);
+  const realtime = new Realtime(server.server, auth, options.allowedOrigins);
+  server.addHook("preClose", async () => realtime.disconnectAll());
+
+  await server.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // react-hot-toast injects its keyframes as a <style> element.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'", "ws:", "wss:"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
+  await server.register(cors, { origin: options.allowedOrigins, credentials: true });
+  await server.register(rateLimit, {
+    max: options.rateLimitPerMinute,
+    timeWindow: "1 minute",
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      success: false,
+      error: ERROR_CATALOGUE.rateLimit.title,
+    }),
+  });
+
+  server.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const field = first?.instancePath.replace(/^\//, "").replaceAll("/", ".");
+      const message = first?.message ?? "Invalid request";
+      return reply.status(400).send(fail(field ? `${field}: ${message}` : message));
+    }
+    if (error instanceof AppError)
+      return reply.status(error.statusCode).send(fail(error.shortMessage));
+    if (error.statusCode === 413)
+      return reply.status(413).send(fail(ERROR_CATALOGUE.payloadTooLarge.title));
+    if (error.statusCode === 429)
+      return reply.status(429).send(fail(ERROR_CATALOGUE.rateLimit.title));
+    if (error.statusCode && error.statusCode < 500)
+      return reply.status(error.statusCode).send(fail(error.message));
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send(fail("Something went wrong on the server"));
+  });
+
+  registerAccessControl(server, auth);
+  await server.register(authRoutes(auth, options.freeKeyLimitPerHour));
+  await server.register(
+    metaRoutes({
+      news,
+      publicConfig: options.publicConfig,
+      currentBlock: options.currentBlock ?? (() => null),
+    }),
+  );
+
+  if (options.faucet) await server.register(faucetRoutes(options.faucet));
+
+  const db = options.database.db;
+  const vault = new KeyVault(db, options.masterKey ?? randomBytes(32));
+  const wallets = new WalletsService(vault, options.chain);
+  const draftRows = new DraftsRepository(db);
+  const drafts = new DraftsService(draftRows, vault, options.chain);
+  const paymentRows = new PaymentRepository(db);
+  const payments = new PaymentService(
+    drafts,
+    draftRows,
+    paymentRows,
+    vault,
+    options.chain,
+    parseEther(options.launchFeeBnb ?? "0.5"),
+    options.paymentWindowSeconds,
+  );
+  const launches = new LaunchService(
+    new LaunchRepository(db),
+    drafts,
+    vault,
+    options.chain,
+    (userId, message) => realtime.emitToUser(userId, "launch_status", { message }),
+  );
+  const paymentWatcher = options.chain
+    ? new PaymentWatcher(paymentRows, vault, options.chain, {
+        treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+        log: (message) => server.log.warn(message),
+      })
+    : undefined;
+  server.addHook("onClose", async () => {
+    paymentWatcher?.stop();
+    launches.stop();
+    await launches.idle();
+  });
+  await server.register(walletsRoutes(wallets));
+  await server.register(draftsRoutes(drafts, payments, launches));
+  await server.register(launchRoutes(launches));
+
+  const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;
+  if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });
+  server.setNotFoundHandler((request, reply) => {
+    if (
+      request.url.startsWith("/api/") ||
+      !webDist ||
+      (request.method !== "GET" && request.method !== "HEAD")
+    ) {
+      return reply.status(404).send(fail("Not found"));
+    }
+    // The single-page app owns every other path, including its own not-found page.
+    return reply.type("text/html").sendFile("index.html");
+  });
+
+  return {
+    server,
+    realtime,
+    auth,
+    news,
+    vault,
+    wallets,
+    drafts,
+    payments,
+    launches,
+    paymentWatcher,
+  };
+};

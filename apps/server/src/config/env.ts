@@ -1,0 +1,114 @@
+import path from "node:path";
+import { chainNameSchema } from "@bundler/shared";
+import { z } from "zod";
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a ${protocols.join(" or ")} URL`,
+    );
+
+const csv = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: int(8080).pipe(z.number().max(65535)),
+    DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+    DATA_DIR: z.string().default("./data"),
+    CHAIN: chainNameSchema.default("local"),
+    RPC_URL: url(["http:", "https:"]).optional(),
+    ANVIL_PORT: int(8545, 1).pipe(z.number().max(65535)),
+    BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
+    LOCAL_BUILDER_MAX_TXS: int(50, 3),
+    LOCAL_BUILDER_MIN_TIP: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")
+      .default("0.0005"),
+    /** The launch fee a draft pays before it can be executed, BNB. */
+    LAUNCH_FEE_BNB: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
+      .default("0.5"),
+    /** Where received launch fees go; the local profile defaults to anvil dev account 2. */
+    TREASURY_ADDRESS: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address")
+      .optional(),
+    /** How long a started payment address stays open, seconds. */
+    PAYMENT_WINDOW_SECONDS: int(600, 1),
+    /** How often the payment watcher checks open payment addresses, ms. */
+    PAYMENT_POLL_MS: int(1000, 100),
+    MASTER_KEY: z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
+      .optional(),
+    MASTER_KEY_FILE: z.string().optional(),
+    ALLOWED_ORIGINS: csv,
+    SOCIAL_URL: url(["http:", "https:"]).default("https://x.com/launchbundler"),
+    GROUP_URL: url(["http:", "https:"]).default("https://t.me/launchbundler"),
+    DOCS_URL: url(["http:", "https:"]).default(
+      "https://github.com/launch-bundler/launch-bundler#readme",
+    ),
+    RATE_LIMIT_PER_MINUTE: int(600, 1),
+    FREE_KEY_LIMIT_PER_HOUR: int(10, 1),
+    BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
+    WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../../web/dist")),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      .default("info"),
+  })
+  .refine((env) => env.CHAIN === "local" || env.TREASURY_ADDRESS, {
+    message: "TREASURY_ADDRESS is required off the local chain",
+    path: ["TREASURY_ADDRESS"],
+  })
+  .refine((env) => !(env.MASTER_KEY && env.MASTER_KEY_FILE), {
+    message: "set MASTER_KEY or MASTER_KEY_FILE, not both",
+    path: ["MASTER_KEY"],
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Never echoed back in an error: they hold credentials. */
+const SECRET_VARIABLES = new Set(["MASTER_KEY", "DATABASE_URL", "RPC_URL"]);
+
+/** One line naming every bad variable, so a wrong start is fixed in one go. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Parses the environment once; empty strings count as unset. */
+export const parseEnv = (source: Record<string, string | undefined> = process.env): Env => {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const variable = issue.path.join(".") || "environment";
+    const name = typeof issue.path[0] === "string" ? issue.path[0] : "";
+    const value = SECRET_VARIABLES.has(name) ? undefined : cleaned[name];
+    return `${variable}${value === undefined ? "" : `=${JSON.stringify(value)}`}: ${issue.message}`;
+  });
+  throw new ConfigError(`invalid configuration: ${problems.join("; ")}`);
+};

@@ -1,0 +1,274 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** A user is an access key: the key is the identity. Only its digest is kept. */
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    keyHash: text("key_hash").notNull().unique(),
+    keyPrefix: text("key_prefix").notNull(),
+    role: text("role", { enum: ["user", "admin", "superadmin"] })
+      .notNull()
+      .default("user"),
+    deviceId: text("device_id").unique(),
+    userAgent: text("user_agent"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("users_role_check", sql`${table.role} in ('user', 'admin', 'superadmin')`),
+    index("users_role_idx").on(table.role),
+  ],
+);
+
+export const news = pgTable("news", {
+  id: text("id").primaryKey(),
+  content: text("content").notNull(),
+  label: text("label").notNull(),
+  labelColor: text("label_color").notNull(),
+  date: timestamp("date", { withTimezone: true }).notNull().defaultNow(),
+  active: boolean("active").notNull().default(true),
+});
+
+const wei = (name: string) => numeric(name, { precision: 78, scale: 0 });
+
+/**
+ * Every private key the server holds, AES-256-GCM under the master key (see lib/key-vault.ts).
+ * Rows are never deleted: a wallet may still hold money after its draft is gone.
+ */
+export const walletKeys = pgTable(
+  "wallet_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    address: text("address").notNull(),
+    purpose: text("purpose", { enum: ["deployer", "bundle", "tip", "payment"] }).notNull(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    draftId: uuid("draft_id"),
+    ciphertext: text("ciphertext").notNull(),
+    iv: text("iv").notNull(),
+    tag: text("tag").notNull(),
+    keyId: text("key_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "wallet_keys_purpose_check",
+      sql`${table.purpose} in ('deployer', 'bundle', 'tip', 'payment')`,
+    ),
+    index("wallet_keys_draft_idx").on(table.draftId),
+    index("wallet_keys_owner_idx").on(table.ownerId),
+    index("wallet_keys_address_idx").on(table.address),
+  ],
+);
+
+/** A launch being prepared. Keys live only in wallet_keys; here only addresses. */
+export const drafts = pgTable(
+  "drafts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    status: text("status", {
+      enum: ["draft", "pending_payment", "paid", "executing", "executed"],
+    })
+      .notNull()
+      .default("draft"),
+    tokenInfo: jsonb("token_info").notNull(),
+    deployerAddress: text("deployer_address"),
+    /** walletConfig without private keys: wallets are {address, buyValue}, tipPayer an address. */
+    walletConfig: jsonb("wallet_config").notNull(),
+    paymentId: uuid("payment_id"),
+    launch: jsonb("launch"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "drafts_status_check",
+      sql`${table.status} in ('draft', 'pending_payment', 'paid', 'executing', 'executed')`,
+    ),
+    index("drafts_owner_idx").on(table.ownerId),
+  ],
+);
+
+/** One launch-fee payment address per attempt; watched until its money is settled. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    draftId: uuid("draft_id")
+      .notNull()
+      .references(() => drafts.id),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    address: text("address").notNull().unique(),
+    amount: wei("amount").notNull(),
+    status: text("status", { enum: ["open", "paid", "cancelled", "expired"] })
+      .notNull()
+      .default("open"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** The fee was sent to the treasury. */
+    sweptAt: timestamp("swept_at", { withTimezone: true }),
+    /** The first block not yet scanned for incoming transfers. */
+    scanFromBlock: bigint("scan_from_block", { mode: "bigint" }).notNull(),
+    lastBalance: wei("last_balance").notNull().default("0"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "payments_status_check",
+      sql`${table.status} in ('open', 'paid', 'cancelled', 'expired')`,
+    ),
+    index("payments_status_idx").on(table.status),
+  ],
+);
+
+/** Every transfer seen arriving at a payment address, so a refund knows its sender. */
+export const paymentDeposits = pgTable(
+  "payment_deposits",
+  {
+    txHash: text("tx_hash").primaryKey(),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    from: text("from").notNull(),
+    value: wei("value").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
+    /** Wei of this deposit owed back to its sender (late, after cancel, or over the amount). */
+    refundable: wei("refundable").notNull().default("0"),
+    refundSendId: uuid("refund_send_id"),
+  },
+  (table) => [index("payment_deposits_payment_idx").on(table.paymentId)],
+);
+
+/**
+ * Outgoing transfers the server signs (refunds, sweeps): written with nonce and raw
+ * transaction BEFORE broadcast, so a restart re-checks the chain instead of paying twice.
+ */
+export const chainSends = pgTable(
+  "chain_sends",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["refund", "sweep"] }).notNull(),
+    paymentId: uuid("payment_id").references(() => payments.id),
+    draftId: uuid("draft_id"),
+    from: text("from").notNull(),
+    to: text("to").notNull(),
+    value: wei("value").notNull(),
+    nonce: integer("nonce").notNull(),
+    rawTx: text("raw_tx").notNull(),
+    txHash: text("tx_hash").notNull().unique(),
+    reason: text("reason").notNull(),
+    status: text("status", { enum: ["signed", "sent", "confirmed", "failed"] })
+      .notNull()
+      .default("signed"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("chain_sends_status_idx").on(table.status)],
+);
+
+/** A launch run: persisted so a restart resumes it or says honestly that it failed. */
+export const launchJobs = pgTable(
+  "launch_jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    draftId: uuid("draft_id")
+      .notNull()
+      .references(() => drafts.id),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    status: text("status", { enum: ["running", "succeeded", "failed"] })
+      .notNull()
+      .default("running"),
+    /** Known once the simulation passed: lets a restart check whether the create landed. */
+    tokenAddress: text("token_address"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("launch_jobs_status_idx").on(table.status)],
+);
+
+/**
+ * The delayed bundle: one buy by the draft's sniper wallet, due some seconds after the launch.
+ * Persisted so a restart still runs it; `scheduled → running` is claimed by one conditional
+ * UPDATE, so it runs exactly once. One per draft.
+ */
+export const delayedBuys = pgTable(
+  "delayed_buys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    draftId: uuid("draft_id")
+      .notNull()
+      .unique()
+      .references(() => drafts.id),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    tokenAddress: text("token_address").notNull(),
+    wallet: text("wallet").notNull(),
+    funds: wei("funds").notNull(),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull(),
+    status: text("status", { enum: ["scheduled", "running", "succeeded", "failed"] })
+      .notNull()
+      .default("scheduled"),
+    txHash: text("tx_hash"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "delayed_buys_status_check",
+      sql`${table.status} in ('scheduled', 'running', 'succeeded', 'failed')`,
+    ),
+    index("delayed_buys_status_due_idx").on(table.status, table.dueAt),
+  ],
+);
+
+/** A token this server launched, for the wallet manager. */
+export const launches = pgTable(
+  "launches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    draftId: uuid("draft_id")
+      .notNull()
+      .references(() => drafts.id),
+    tokenAddress: text("token_address").notNull(),
+    ticker: text("ticker").notNull(),
+    image: text("image").notNull().default(""),
+    wallets: jsonb("wallets").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("launches_owner_idx").on(table.ownerId)],
+);

@@ -1,0 +1,133 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Db } from "../db/client.ts";
+import { walletKeys } from "../db/schema.ts";
+
+export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment";
+
+export interface StoredKey {
+  address: Address;
+  purpose: KeyPurpose;
+  privateKey: Hex;
+}
+
+export interface SealedKey {
+  ciphertext: string;
+  iv: string;
+  tag: string;
+  keyId: string;
+}
+
+/** The AAD binds a ciphertext to its address and purpose: a row copied elsewhere fails to open. */
+const aad = (address: string, purpose: KeyPurpose) =>
+  Buffer.from(`wallet-key:v1:${address.toLowerCase()}:${purpose}`, "utf8");
+
+/** Normalises a key to 0x + 64 lowercase hex, or throws. */
+export const normalizePrivateKey = (key: string): Hex => {
+  const trimmed = key.trim();
+  const hex = trimmed.startsWith("0x") || trimmed.startsWith("0X") ? trimmed.slice(2) : trimmed;
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new Error("Invalid private key");
+  return `0x${hex.toLowerCase()}`;
+};
+
+/**
+ * Every private key the server holds, encrypted at rest: AES-256-GCM under the master key,
+ * a random 12-byte IV per record, AAD = address + purpose, and the master key's id so it can
+ * be rotated (old ids stay readable while `keys` still holds them). Never logs a key.
+ */
+export class KeyVault {
+  private readonly keys: Map<string, Buffer>;
+
+  constructor(
+    private readonly db: Db,
+    masterKey: Buffer,
+    private readonly currentKeyId = "mk1",
+    olderKeys: Record<string, Buffer> = {},
+  ) {
+    if (masterKey.length !== 32) throw new Error("the master key must be 32 bytes");
+    this.keys = new Map([...Object.entries(olderKeys), [currentKeyId, masterKey]]);
+  }
+
+  seal(address: string, purpose: KeyPurpose, privateKey: Hex): SealedKey {
+    const key = this.keys.get(this.currentKeyId) as Buffer;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    cipher.setAAD(aad(address, purpose));
+    const ciphertext = Buffer.concat([
+      cipher.update(Buffer.from(privateKey.slice(2), "hex")),
+      cipher.final(),
+    ]);
+    return {
+      ciphertext: ciphertext.toString("base64"),
+      iv: iv.toString("base64"),
+      tag: cipher.getAuthTag().toString("base64"),
+      keyId: this.currentKeyId,
+    };
+  }
+
+  open(address: string, purpose: KeyPurpose, sealed: SealedKey): Hex {
+    const key = this.keys.get(sealed.keyId);
+    if (!key) throw new Error(`master key ${sealed.keyId} is not loaded`);
+    const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+    decipher.setAAD(aad(address, purpose));
+    decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+    const plain = Buffer.concat([
+      decipher.update(Buffer.from(sealed.ciphertext, "base64")),
+      decipher.final(),
+    ]);
+    return `0x${plain.toString("hex")}`;
+  }
+
+  /** Stores keys (committed when this resolves) and answers their addresses. */
+  async store(
+    entries: Array<{ privateKey: Hex; purpose: KeyPurpose }>,
+    owner: { ownerId: string; draftId?: string | null },
+  ): Promise<StoredKey[]> {
+    if (entries.length === 0) return [];
+    const stored = entries.map(({ privateKey, purpose }) => ({
+      address: privateKeyToAccount(privateKey).address,
+      purpose,
+      privateKey,
+    }));
+    await this.db.insert(walletKeys).values(
+      stored.map((entry) => ({
+        address: entry.address,
+        purpose: entry.purpose,
+        ownerId: owner.ownerId,
+        draftId: owner.draftId ?? null,
+        ...this.seal(entry.address, entry.purpose, entry.privateKey),
+      })),
+    );
+    return stored;
+  }
+
+  /** The decrypted keys stored for a draft (newest row wins per address and purpose). */
+  async forDraft(draftId: string, purposes: KeyPurpose[]): Promise<StoredKey[]> {
+    const rows = await this.db
+      .select()
+      .from(walletKeys)
+      .where(and(eq(walletKeys.draftId, draftId), inArray(walletKeys.purpose, purposes)))
+      .orderBy(walletKeys.createdAt);
+    const byKey = new Map<string, StoredKey>();
+    for (const row of rows) {
+      byKey.set(`${row.purpose}:${row.address.toLowerCase()}`, {
+        address: row.address as Address,
+        purpose: row.purpose,
+        privateKey: this.open(row.address, row.purpose, row),
+      });
+    }
+    return [...byKey.values()];
+  }
+
+  /** One key by address and purpose, or undefined. */
+  async find(address: string, purpose: KeyPurpose): Promise<Hex | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(walletKeys)
+      .where(and(eq(walletKeys.address, address), eq(walletKeys.purpose, purpose)))
+      .limit(1);
+    return row ? this.open(row.address, row.purpose, row) : undefined;
+  }
+}

@@ -1,0 +1,143 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { profiles } from "@bundler/chain";
+import type { Address } from "viem";
+import { parseEther } from "viem";
+import { buildApp } from "./app.ts";
+import { ConfigError, parseEnv } from "./config/env.ts";
+import { openDatabase } from "./db/client.ts";
+import { watchBlocks } from "./lib/block-watcher.ts";
+import { type ChainContext, localChainContext, remoteChainContext } from "./lib/chain-context.ts";
+import { lockDataDir } from "./lib/data-lock.ts";
+import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
+import { loadMasterKey } from "./lib/master-key.ts";
+import { FaucetService } from "./modules/dev/faucet.service.ts";
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const main = async () => {
+  const startedAt = performance.now();
+  const env = parseEnv();
+  const dataDir = path.resolve(env.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const releaseDataDir = lockDataDir(dataDir, "server starts");
+  const profile = profiles[env.CHAIN];
+
+  const masterKey = loadMasterKey({
+    masterKey: env.MASTER_KEY,
+    masterKeyFile: env.MASTER_KEY_FILE,
+    dataDir,
+  });
+  if (masterKey.created)
+    say(
+      `Created a new master key at ${masterKey.created} (keep it: it decrypts every stored wallet key).`,
+    );
+
+  const databaseExisted =
+    !env.DATABASE_URL && existsSync(path.join(dataDir, "pgdata", "PG_VERSION"));
+  let localChain: LocalChain | undefined;
+  let rpcUrl = env.RPC_URL ?? profile.rpcUrls[0];
+  if (env.CHAIN === "local" && !env.RPC_URL) {
+    localChain = await startLocalChain({
+      dataDir,
+      anvilPort: env.ANVIL_PORT,
+      blockTime: env.BLOCK_TIME_SECONDS,
+      chainId: profile.chainId,
+      masterKey: masterKey.key,
+      databaseExisted,
+      builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
+      builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
+    }).catch((error: Error) => {
+      if (error.name === "ChainStateError") throw error;
+      throw new ConfigError(
+        `${error.message} (is another copy running? set ANVIL_PORT to use another port)`,
+      );
+    });
+    rpcUrl = localChain.rpcUrl;
+  }
+  if (!rpcUrl) throw new ConfigError(`RPC_URL is required for CHAIN=${env.CHAIN}`);
+
+  const chain: ChainContext = localChain
+    ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS)
+    : remoteChainContext(profile, rpcUrl);
+
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+  let watcher: ReturnType<typeof watchBlocks> | undefined;
+  const app = await buildApp({
+    database,
+    publicConfig: {
+      chain: profile.name,
+      chainId: profile.chainId,
+      explorerUrl: profile.explorerUrl,
+      faucet: profile.faucet,
+      links: { social: env.SOCIAL_URL, group: env.GROUP_URL, docs: env.DOCS_URL },
+    },
+    allowedOrigins: env.ALLOWED_ORIGINS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    freeKeyLimitPerHour: env.FREE_KEY_LIMIT_PER_HOUR,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    webDist: env.WEB_DIST,
+    logLevel: env.LOG_LEVEL,
+    currentBlock: () => watcher?.current() ?? null,
+    faucet: localChain ? new FaucetService(localChain.builderUrl) : undefined,
+    masterKey: masterKey.key,
+    chain,
+    launchFeeBnb: env.LAUNCH_FEE_BNB,
+    paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
+    treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
+  });
+  await app.launches.recover();
+  app.paymentWatcher?.start(env.PAYMENT_POLL_MS);
+
+  if (profile.name === "local") {
+    await app.news.add({
+      id: "local-chain",
+      content: "You are on the local chain: every BNB here is test BNB from the faucet.",
+      label: "LOCAL",
+      labelColor: "#f0b90b",
+    });
+  }
+  const superadminKey = await app.auth.ensureSuperadmin();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`\n${signal}: stopping...`);
+    watcher?.stop();
+    app.paymentWatcher?.stop();
+    await app.server.close().catch(() => {});
+    await database.close().catch(() => {});
+    await localChain?.stop();
+    releaseDataDir();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  await app.server.listen({ host: env.HOST, port: env.PORT });
+  watcher = watchBlocks(rpcUrl, (blockNumber) => app.realtime.broadcastBlock(blockNumber));
+
+  const url = `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
+  say("");
+  say(`  Launch bundler is ready at ${url}`);
+  if (localChain) {
+    say(
+      `  local chain: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
+    );
+  }
+  say(
+    `  chain: ${profile.name} (${rpcUrl})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,
+  );
+  if (superadminKey) {
+    say("");
+    say(`  Superadmin access key (shown once, keep it safe): ${superadminKey}`);
+  }
+  say(`  ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+};
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Cannot start: ${message}\n`);
+  process.exit(1);
+});

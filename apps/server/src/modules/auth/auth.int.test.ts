@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app.ts";
+import { AuthRepository } from "./auth.repository.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp({ freeKeyLimitPerHour: 1000 });
+});
+afterAll(() => app.close());
+
+const generate = (deviceId: string) =>
+  app.server.inject({
+    method: "POST",
+    url: "/api/auth/key/generate-free",
+    payload: { deviceId, userAgent: "vitest" },
+  });
+const validate = (key: unknown) =>
+  app.server.inject({ method: "POST", url: "/api/auth/key/validate", payload: { key } });
+
+describe("POST /api/auth/key/generate-free", () => {
+  it("returns a new key for a new device", async () => {
+    const response = await generate("device-aaaaaaaa");
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, key: expect.stringMatching(/^lbk_/) });
+  });
+
+  it("stores only the digest and the first six characters", async () => {
+    const { key } = (await generate("device-digest01")).json();
+    const rows = await app.database.db.query.users.findMany();
+    const serialized = JSON.stringify(rows);
+    expect(serialized).not.toContain(key);
+    expect(rows.some((row) => row.keyPrefix === key.slice(0, 6))).toBe(true);
+  });
+
+  it("refuses a second key for the same device with 409 and a clear message", async () => {
+    await generate("device-twice001");
+    const response = await generate("device-twice001");
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      success: false,
+      error: "This device already has an access key. Import the key you already have.",
+    });
+  });
+
+  it("refuses two simultaneous requests for one device but once", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => generate("device-race0001")),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+  });
+
+  it("answers 400 without a device id and writes nothing", async () => {
+    const before = (await app.database.db.query.users.findMany()).length;
+    const response = await app.server.inject({
+      method: "POST",
+      url: "/api/auth/key/generate-free",
+      payload: { userAgent: "x" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      success: false,
+      error: expect.stringContaining("deviceId"),
+    });
+    expect((await app.database.db.query.users.findMany()).length).toBe(before);
+  });
+});
+
+describe("POST /api/auth/key/validate", () => {
+  it("accepts a generated key and reports its role", async () => {
+    const { key } = (await generate("device-valid001")).json();
+    const response = await validate(key);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, role: "user" });
+  });
+
+  it("reports the role of a minted admin key", async () => {
+    const key = await app.auth.mintKey("superadmin");
+    expect((await validate(key)).json()).toEqual({ success: true, role: "superadmin" });
+  });
+
+  it("answers 401 for an unknown key", async () => {
+    const response = await validate("lbk_not-a-real-key");
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ success: false, error: "Invalid access key" });
+  });
+
+  it("answers 401 for a deactivated key", async () => {
+    const { key } = (await generate("device-revoked1")).json();
+    const repository = new AuthRepository(app.database.db);
+    const user = await app.auth.authenticate(key);
+    await repository.setActive(user?.id ?? "", false);
+    expect((await validate(key)).statusCode).toBe(401);
+  });
+
+  it("answers 400 for an empty key", async () => {
+    const response = await validate("");
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ success: false });
+  });
+});

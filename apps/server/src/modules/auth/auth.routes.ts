@@ -1,0 +1,32 @@
+import { generateFreeKeyRoute, validateKeyRoute } from "@bundler/shared";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { AuthService } from "./auth.service.ts";
+
+export const authRoutes =
+  (auth: AuthService, freeKeyLimitPerHour: number): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.route({
+      method: generateFreeKeyRoute.method,
+      url: generateFreeKeyRoute.path,
+      schema: { body: generateFreeKeyRoute.body },
+      config: {
+        access: generateFreeKeyRoute.access,
+        rateLimit: { max: freeKeyLimitPerHour, timeWindow: "1 hour" },
+      },
+      handler: async (request) => {
+        const key = await auth.generateFreeKey(request.body.deviceId, request.body.userAgent);
+        return { success: true as const, key };
+      },
+    });
+
+    app.route({
+      method: validateKeyRoute.method,
+      url: validateKeyRoute.path,
+      schema: { body: validateKeyRoute.body },
+      config: { access: validateKeyRoute.access },
+      handler: async (request) => {
+        const user = await auth.validate(request.body.key);
+        return { success: true as const, role: user.role };
+      },
+    });
+  };

@@ -1,0 +1,74 @@
+import type { Role } from "@bundler/shared";
+import {
+  accessKeyPrefix,
+  digestsEqual,
+  generateAccessKey,
+  hashAccessKey,
+} from "../../lib/crypto.ts";
+import { ConflictError, UnauthorizedError } from "../../lib/errors.ts";
+import type { AuthRepository } from "./auth.repository.ts";
+
+/** Last use is recorded at most this often, so validating a key stays a single read. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthUser {
+  id: string;
+  role: Role;
+}
+
+export class AuthService {
+  constructor(private readonly repository: AuthRepository) {}
+
+  /** One free key per device: a second request for the same device is refused. */
+  async generateFreeKey(deviceId: string, userAgent: string): Promise<string> {
+    const refusal = new ConflictError(
+      "This device already has an access key. Import the key you already have.",
+    );
+    if (await this.repository.findByDeviceId(deviceId)) throw refusal;
+    const key = generateAccessKey();
+    const row = await this.repository.insert({
+      keyHash: hashAccessKey(key),
+      keyPrefix: accessKeyPrefix(key),
+      role: "user",
+      deviceId,
+      userAgent: userAgent.slice(0, 512),
+    });
+    if (!row) throw refusal;
+    return key;
+  }
+
+  /** Mints a key with a role, for the CLI and the first start. */
+  async mintKey(role: Role): Promise<string> {
+    const key = generateAccessKey();
+    await this.repository.insert({
+      keyHash: hashAccessKey(key),
+      keyPrefix: accessKeyPrefix(key),
+      role,
+    });
+    return key;
+  }
+
+  /** The user behind a key, or null when it is unknown or inactive. */
+  async authenticate(key: string | undefined): Promise<AuthUser | null> {
+    if (!key) return null;
+    const keyHash = hashAccessKey(key);
+    const row = await this.repository.findByKeyHash(keyHash);
+    if (!row?.isActive || !digestsEqual(row.keyHash, keyHash)) return null;
+    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.repository.touch(row.id);
+    }
+    return { id: row.id, role: row.role };
+  }
+
+  async validate(key: string): Promise<AuthUser> {
+    const user = await this.authenticate(key);
+    if (!user) throw new UnauthorizedError("Invalid access key");
+    return user;
+  }
+
+  /** Mints a superadmin key when none exists yet; answers the key, or null. */
+  async ensureSuperadmin(): Promise<string | null> {
+    if (await this.repository.hasRole("superadmin")) return null;
+    return this.mintKey("superadmin");
+  }
+}

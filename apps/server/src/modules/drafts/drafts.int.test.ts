@@ -1,0 +1,304 @@
+import { generateKeyPairSync, webcrypto } from "node:crypto";
+import { TOTAL_SUPPLY } from "@bundler/contracts";
+import type { Draft } from "@bundler/shared";
+import { sql } from "drizzle-orm";
+import { parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app.ts";
+
+let app: TestApp;
+let keyA: string;
+let keyB: string;
+
+beforeAll(async () => {
+  app = await createTestApp({ bodyLimitBytes: 2 * 1024 * 1024 });
+  keyA = await app.auth.mintKey("user");
+  keyB = await app.auth.mintKey("user");
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const call = async (
+  key: string,
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  payload?: unknown,
+) => {
+  const response = await app.server.inject({
+    method,
+    url,
+    headers: { "x-auth-key": key },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+};
+
+const wallet = () => {
+  const privateKey = generatePrivateKey();
+  return { address: privateKeyToAccount(privateKey).address, privateKey };
+};
+
+const draftInput = () => ({
+  tokenInfo: {
+    name: "Moon",
+    symbol: "MOON",
+    description: "to the moon",
+    image: "data:image/png;base64,AAAA",
+  },
+  deployerWallet: wallet(),
+  walletConfig: {
+    wallets: [
+      { ...wallet(), buyValue: "0.01" },
+      { ...wallet(), buyValue: "0.02" },
+    ],
+    tip: "0.001",
+    tipPayer: wallet(),
+  },
+});
+
+describe("drafts", () => {
+  it("creates, reads, lists, updates and deletes a draft, returning keys only to its owner", async () => {
+    const input = draftInput();
+    const created = await call(keyA, "POST", "/api/draft/create", input);
+    expect(created.status).toBe(200);
+    const draft = created.body.draft as Draft;
+    expect(created.body.draftId).toBe(draft._id);
+    expect(draft.status).toBe("draft");
+    expect(draft.deployerWallet).toEqual(input.deployerWallet);
+    expect(draft.walletConfig.wallets.map((w) => w.privateKey)).toEqual(
+      input.walletConfig.wallets.map((w) => w.privateKey),
+    );
+    expect(draft.walletConfig.tipPayer).toEqual(input.walletConfig.tipPayer);
+    expect(draft.tokenInfo.tradingFee).toBe("0.25");
+    expect(new Date(draft.expiresAt ?? 0).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
+
+    const listed = await call(keyA, "GET", "/api/draft/list");
+    expect((listed.body.drafts as Draft[]).map((d) => d._id)).toContain(draft._id);
+    expect(((await call(keyB, "GET", "/api/draft/list")).body.drafts as Draft[]).length).toBe(0);
+
+    const changed = { ...input, tokenInfo: { ...input.tokenInfo, name: "Moon 2" } };
+    const updated = await call(keyA, "PUT", `/api/draft/${draft._id}`, changed);
+    expect(updated.status).toBe(200);
+    expect((updated.body.draft as Draft).tokenInfo.name).toBe("Moon 2");
+
+    expect((await call(keyA, "DELETE", `/api/draft/${draft._id}`)).status).toBe(200);
+    expect((await call(keyA, "GET", `/api/draft/${draft._id}`)).status).toBe(404);
+  });
+
+  it("answers 404 to another user on every draft route, and to a malformed id", async () => {
+    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const id = body.draftId as string;
+    const routes: Array<["GET" | "POST" | "PUT" | "DELETE", string, unknown?]> = [
+      ["GET", `/api/draft/${id}`],
+      ["PUT", `/api/draft/${id}`, draftInput()],
+      ["DELETE", `/api/draft/${id}`],
+      ["POST", `/api/draft/${id}/payment`],
+      ["GET", `/api/draft/${id}/payment/status`],
+      ["POST", `/api/draft/${id}/payment/cancel`],
+      ["POST", `/api/draft/${id}/execute`],
+    ];
+    for (const [method, url, payload] of routes) {
+      const answer = await call(keyB, method, url, payload);
+      expect(answer.status, `${method} ${url}`).toBe(404);
+      expect(answer.body).toEqual({ success: false, error: "Draft not found" });
+      const malformed = await call(keyA, method, url.replace(id, "not-a-uuid"), payload);
+      expect(malformed.status, `${method} ${url} malformed`).toBe(404);
+    }
+    // Still there for its owner.
+    expect((await call(keyA, "GET", `/api/draft/${id}`)).status).toBe(200);
+  });
+
+  it("never stores a private key in plaintext", async () => {
+    const input = draftInput();
+    await call(keyA, "POST", "/api/draft/create", input);
+    const dump = JSON.stringify(
+      (await app.database.db.execute(sql`select * from wallet_keys`)).rows,
+    ).concat(JSON.stringify((await app.database.db.execute(sql`select * from drafts`)).rows));
+    const keys = [
+      input.deployerWallet.privateKey,
+      input.walletConfig.tipPayer.privateKey,
+      ...input.walletConfig.wallets.map((w) => w.privateKey),
+    ];
+    for (const key of keys) {
+      expect(dump.toLowerCase()).not.toContain(key.slice(2).toLowerCase());
+      expect(dump).not.toContain(Buffer.from(key.slice(2), "hex").toString("base64"));
+    }
+    const rows = (await app.database.db.execute(sql`select key_id, iv from wallet_keys`)).rows;
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(rows.map((r) => (r as { iv: string }).iv)).size).toBe(rows.length);
+  });
+
+  it("rejects a wallet whose address does not match its key", async () => {
+    const input = draftInput();
+    input.deployerWallet.address = wallet().address;
+    const answer = await call(keyA, "POST", "/api/draft/create", input);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/does not match/);
+  });
+
+  it("refuses to execute an unpaid draft (409) and to pay without a chain (503)", async () => {
+    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const execute = await call(keyA, "POST", `/api/draft/${body.draftId}/execute`);
+    expect(execute.status).toBe(409);
+    expect(execute.body.error).toMatch(/not paid/);
+    const pay = await call(keyA, "POST", `/api/draft/${body.draftId}/payment`);
+    expect(pay.status).toBe(503);
+    expect(pay.body.error).toBe("chain unavailable");
+  });
+});
+
+describe("wallets", () => {
+  it("generates wallets in an envelope the browser opens with WebCrypto", async () => {
+    const subtle = webcrypto.subtle;
+    const pair = await subtle.generateKey(
+      {
+        name: "RSA-OAEP",
+        modulusLength: 2048,
+        publicExponent: new Uint8Array([1, 0, 1]),
+        hash: "SHA-256",
+      },
+      true,
+      ["encrypt", "decrypt"],
+    );
+    const spki = Buffer.from(await subtle.exportKey("spki", pair.publicKey)).toString("base64");
+    const answer = await call(keyA, "POST", "/api/wallets/gen", {
+      walletCount: 5,
+      minBuyAmount: "0.01",
+      maxBuyAmount: "0.05",
+      isPercentage: false,
+      publicKey: spki,
+    });
+    expect(answer.status).toBe(200);
+    const envelope = JSON.parse(
+      Buffer.from(answer.body.encryptedKeys as string, "base64").toString("utf8"),
+    );
+    const rawAes = await subtle.decrypt(
+      { name: "RSA-OAEP" },
+      pair.privateKey,
+      Buffer.from(envelope.encryptedKey, "base64"),
+    );
+    const aes = await subtle.importKey("raw", rawAes, { name: "AES-GCM" }, false, ["decrypt"]);
+    const plain = await subtle.decrypt(
+      { name: "AES-GCM", iv: Buffer.from(envelope.iv, "base64") },
+      aes,
+      Buffer.from(envelope.encryptedData, "base64"),
+    );
+    const keys = JSON.parse(Buffer.from(plain).toString("utf8")) as Array<{
+      address: string;
+      privateKey: `0x${string}`;
+    }>;
+    const wallets = answer.body.wallets as Array<{
+      address: string;
+      bnbAmount: { buyValue: string; tokenAmount: string };
+    }>;
+    expect(keys).toHaveLength(5);
+    for (const [i, key] of keys.entries()) {
+      expect(privateKeyToAccount(key.privateKey).address).toBe(key.address);
+      expect(wallets[i]?.address).toBe(key.address);
+      const value = parseEther(wallets[i]?.bnbAmount.buyValue ?? "0");
+      expect(value).toBeGreaterThanOrEqual(parseEther("0.01"));
+      expect(value).toBeLessThanOrEqual(parseEther("0.05"));
+      expect(value % 10n ** 9n).toBe(0n);
+    }
+    // Stored encrypted before being returned.
+    const stored = (
+      await app.database.db.execute(
+        sql`select address from wallet_keys where purpose = 'bundle' and draft_id is null`,
+      )
+    ).rows;
+    for (const key of keys)
+      expect(stored.map((r) => (r as { address: string }).address)).toContain(key.address);
+  });
+
+  it("rejects a public key that is not SPKI", async () => {
+    const answer = await call(keyA, "POST", "/api/wallets/gen", {
+      walletCount: 1,
+      minBuyAmount: "0.01",
+      maxBuyAmount: "0.02",
+      isPercentage: false,
+      publicKey: "A".repeat(200),
+    });
+    expect(answer.status).toBe(400);
+  });
+
+  it("accepts a node-generated SPKI key too", async () => {
+    const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const spki = publicKey.export({ type: "spki", format: "der" }).toString("base64");
+    const answer = await call(keyA, "POST", "/api/wallets/gen", {
+      walletCount: 1,
+      minBuyAmount: "0.01",
+      maxBuyAmount: "0.02",
+      isPercentage: false,
+      publicKey: spki,
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it("generates amounts within [min, max], in BNB and in percent of supply", async () => {
+    const addresses = Array.from({ length: 40 }, () => wallet().address);
+    const bnb = await call(keyA, "POST", "/api/wallets/gen/amounts", {
+      wallets: addresses,
+      minBuyAmount: "0.1",
+      maxBuyAmount: "0.2",
+      isPercentage: false,
+    });
+    for (const entry of bnb.body.bnbAmounts as Array<{ buyValue: string; tokenAmount: string }>) {
+      const value = parseEther(entry.buyValue);
+      expect(value >= parseEther("0.1") && value <= parseEther("0.2")).toBe(true);
+      expect(BigInt(entry.tokenAmount)).toBeGreaterThan(0n);
+    }
+    const percent = await call(keyA, "POST", "/api/wallets/gen/amounts", {
+      wallets: addresses,
+      minBuyAmount: "0.5",
+      maxBuyAmount: "1.5",
+      isPercentage: true,
+    });
+    const amounts = percent.body.bnbAmounts as Array<{
+      address: string;
+      buyValue: string;
+      tokenAmount: string;
+    }>;
+    expect(amounts.map((a) => a.address)).toEqual(addresses);
+    for (const entry of amounts) {
+      const tokens = BigInt(entry.tokenAmount);
+      expect(tokens * 1000n >= TOTAL_SUPPLY * 5n && tokens * 1000n <= TOTAL_SUPPLY * 15n).toBe(
+        true,
+      );
+      // 0.5–1.5% of the supply on a fresh 24-BNB curve costs roughly 0.04–0.13 BNB.
+      const value = parseEther(entry.buyValue);
+      expect(value > parseEther("0.03") && value < parseEther("0.2")).toBe(true);
+      expect(value % 10n ** 9n).toBe(0n);
+    }
+    const inverted = await call(keyA, "POST", "/api/wallets/gen/amounts", {
+      wallets: addresses,
+      minBuyAmount: "2",
+      maxBuyAmount: "1",
+      isPercentage: false,
+    });
+    expect(inverted.status).toBe(400);
+    expect(inverted.body.error).toBe(
+      "Minimum buy amount cannot be greater than maximum buy amount",
+    );
+  });
+
+  it("imports valid keys, drops invalid ones, refuses when none is valid", async () => {
+    const good = wallet();
+    const answer = await call(keyA, "POST", "/api/wallets/import", {
+      privateKeys: [good.privateKey.slice(2), "nope", "0x1234"],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.wallets).toEqual([{ address: good.address, privateKey: good.privateKey }]);
+    const none = await call(keyA, "POST", "/api/wallets/import", { privateKeys: ["nope"] });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toBe("No valid private keys entered");
+  });
+
+  it("answers 503 for balances without a chain", async () => {
+    const answer = await call(keyA, "POST", "/api/wallets/balances", {
+      addresses: [wallet().address],
+    });
+    expect(answer.status).toBe(503);
+  });
+});

@@ -1,0 +1,279 @@
+import { getBalances } from "@bundler/chain";
+import {
+  type Draft,
+  type DraftStatus,
+  draftInputSchema,
+  type TokenInfo,
+  type WalletConfig,
+} from "@bundler/shared";
+import { type Address, formatEther, getAddress, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { z } from "zod";
+import type { ChainContext } from "../../lib/chain-context.ts";
+import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
+import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
+import type { DraftRow, DraftsRepository, PaymentRow, SendRow } from "./drafts.repository.ts";
+
+/** A draft expires this long after its last update, unless its wallets hold money. */
+export const DRAFT_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+export type ParsedDraftInput = z.output<typeof draftInputSchema>;
+
+/** walletConfig as stored: addresses only, the keys live in wallet_keys. */
+export interface StoredWalletConfig extends Omit<WalletConfig, "wallets" | "tipPayer"> {
+  wallets: Array<{ address: Address; buyValue: string }>;
+  tipPayer?: Address | undefined;
+}
+
+const LOCKED: Record<string, string> = {
+  pending_payment: "This draft is waiting for its payment: cancel the payment before editing it",
+  executing: "This draft is being launched right now and cannot be changed",
+  executed: "This draft was already launched and cannot be changed",
+};
+
+export const draftNotFound = () => new NotFoundError("Draft not found");
+
+export class DraftsService {
+  constructor(
+    readonly repository: DraftsRepository,
+    private readonly vault: KeyVault,
+    private readonly chain: ChainContext | undefined,
+  ) {}
+
+  /** Splits input into what the row holds and the keys the vault holds; checks every key. */
+  private split(input: ParsedDraftInput) {
+    const keys: Array<{ privateKey: Hex; purpose: KeyPurpose }> = [];
+    const keyed = (
+      wallet: { address: string; privateKey: string },
+      purpose: KeyPurpose,
+      label: string,
+    ) => {
+      let privateKey: Hex;
+      try {
+        privateKey = normalizePrivateKey(wallet.privateKey);
+      } catch {
+        throw new BadRequestError(`Invalid ${label} private key`);
+      }
+      const address = privateKeyToAccount(privateKey).address;
+      if (address.toLowerCase() !== wallet.address.toLowerCase())
+        throw new BadRequestError(
+          `The ${label} address ${wallet.address} does not match its private key`,
+        );
+      keys.push({ privateKey, purpose });
+      return address;
+    };
+    const deployerAddress = input.deployerWallet
+      ? keyed(input.deployerWallet, "deployer", "deployer")
+      : null;
+    const config = input.walletConfig ?? draftInputSchema.shape.walletConfig.unwrap().parse({});
+    const seen = new Set<string>();
+    const wallets = config.wallets.map((wallet) => {
+      const address = keyed(wallet, "bundle", "wallet");
+      if (seen.has(address)) throw new BadRequestError(`Wallet ${address} is listed twice`);
+      seen.add(address);
+      return { address, buyValue: wallet.buyValue };
+    });
+    const tipPayer = config.tipPayer ? keyed(config.tipPayer, "tip", "tip payer") : undefined;
+    if (config.delaySnipeAddress && !seen.has(getAddress(config.delaySnipeAddress)))
+      throw new BadRequestError("Address must be one of the imported wallet addresses");
+    const stored: StoredWalletConfig = { ...config, wallets, tipPayer };
+    if (!tipPayer) delete stored.tipPayer;
+    return { deployerAddress, walletConfig: stored, keys };
+  }
+
+  async create(ownerId: string, input: ParsedDraftInput): Promise<Draft> {
+    const { deployerAddress, walletConfig, keys } = this.split(input);
+    const row = await this.repository.insert({
+      ownerId,
+      tokenInfo: input.tokenInfo,
+      deployerAddress,
+      walletConfig,
+      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
+    });
+    await this.vault.store(keys, { ownerId, draftId: row.id });
+    return this.present(row);
+  }
+
+  async update(ownerId: string, id: string, input: ParsedDraftInput): Promise<Draft> {
+    const current = await this.owned(ownerId, id);
+    if (LOCKED[current.status]) throw new ConflictError(LOCKED[current.status] as string);
+    const { deployerAddress, walletConfig, keys } = this.split(input);
+    // Keys first: a key the draft names is always in the vault.
+    const existing = await this.vault.forDraft(id, ["deployer", "bundle", "tip"]);
+    const known = new Set(existing.map((k) => `${k.purpose}:${k.address.toLowerCase()}`));
+    const fresh = keys.filter(
+      (k) => !known.has(`${k.purpose}:${privateKeyToAccount(k.privateKey).address.toLowerCase()}`),
+    );
+    await this.vault.store(fresh, { ownerId, draftId: id });
+    const row = await this.repository.updateIf(id, ownerId, ["draft", "paid"], {
+      tokenInfo: input.tokenInfo,
+      deployerAddress,
+      walletConfig,
+      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
+    });
+    if (!row) {
+      const now = await this.owned(ownerId, id);
+      throw new ConflictError(LOCKED[now.status] ?? "This draft changed meanwhile, try again");
+    }
+    return this.present(row);
+  }
+
+  async get(ownerId: string, id: string): Promise<Draft> {
+    return this.present(await this.owned(ownerId, id));
+  }
+
+  async owned(ownerId: string, id: string): Promise<DraftRow> {
+    const row = await this.repository.findOwned(id, ownerId);
+    if (!row) throw draftNotFound();
+    return row;
+  }
+
+  /**
+   * Every live draft of the owner; an expired one stays while its wallets hold money. Expiry
+   * applies to unpaid drafts and to launched ones (whose wallets may hold the launched token);
+   * a draft with a payment or a launch in flight never expires.
+   */
+  async list(ownerId: string): Promise<Draft[]> {
+    const rows = await this.repository.listOwned(ownerId);
+    const now = Date.now();
+    const expired = rows.filter(
+      (row) =>
+        (row.status === "draft" || row.status === "executed") &&
+        row.expiresAt &&
+        row.expiresAt.getTime() <= now,
+    );
+    const keep = new Set(await this.holdingMoney(expired));
+    const visible = rows.filter((row) => !expired.includes(row) || keep.has(row.id));
+    return this.presentMany(visible);
+  }
+
+  /**
+   * Expired drafts whose wallets still hold BNB, or the token their draft launched: they are
+   * kept. Any read that fails keeps every draft (unsure = kept).
+   */
+  private async holdingMoney(rows: DraftRow[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    if (!this.chain) return rows.map((row) => row.id);
+    const addressesOf = (row: DraftRow) => {
+      const config = row.walletConfig as StoredWalletConfig;
+      return [row.deployerAddress, config.tipPayer, ...config.wallets.map((w) => w.address)].filter(
+        (a): a is Address => Boolean(a),
+      );
+    };
+    const client = this.chain.client;
+    try {
+      const all = [...new Set(rows.flatMap(addressesOf))];
+      const balances = await getBalances(client, { addresses: all });
+      const funded = new Set(balances.filter((b) => b.bnb > 0n).map((b) => b.address));
+      const keep = new Set(
+        rows.filter((row) => addressesOf(row).some((a) => funded.has(a))).map((r) => r.id),
+      );
+      // Tokens: each launched draft's wallets, read for its own token (one read per token).
+      const launched = await this.repository.launchTokens(
+        rows.filter((row) => !keep.has(row.id)).map((row) => row.id),
+      );
+      const draftsByToken = new Map<Address, string[]>();
+      for (const { draftId, tokenAddress } of launched) {
+        const token = getAddress(tokenAddress);
+        draftsByToken.set(token, [...(draftsByToken.get(token) ?? []), draftId]);
+      }
+      await Promise.all(
+        [...draftsByToken].map(async ([token, draftIds]) => {
+          const owners = rows.filter((row) => draftIds.includes(row.id));
+          const addresses = [...new Set(owners.flatMap(addressesOf))];
+          const held = await getBalances(client, { addresses, token });
+          const holders = new Set(held.filter((b) => b.token > 0n).map((b) => b.address));
+          for (const row of owners)
+            if (addressesOf(row).some((a) => holders.has(a))) keep.add(row.id);
+        }),
+      );
+      return [...keep];
+    } catch {
+      return rows.map((row) => row.id);
+    }
+  }
+
+  async remove(ownerId: string, id: string): Promise<void> {
+    const current = await this.owned(ownerId, id);
+    if (current.status !== "draft")
+      throw new ConflictError(
+        current.status === "pending_payment"
+          ? "Cancel the payment before deleting this draft"
+          : "A paid or launched draft cannot be deleted",
+      );
+    // Soft delete: the keys stay in the vault, the wallets may still hold money.
+    const row = await this.repository.updateIf(id, ownerId, ["draft"], { deletedAt: new Date() });
+    if (!row) throw new ConflictError("This draft changed meanwhile, try again");
+  }
+
+  async present(row: DraftRow): Promise<Draft> {
+    const [draft] = await this.presentMany([row]);
+    return draft as Draft;
+  }
+
+  /** Rows to the contract's shape, keys decrypted for their owner. */
+  async presentMany(rows: DraftRow[]): Promise<Draft[]> {
+    const ids = rows.map((r) => r.id);
+    const [paymentRows, refundRows] = await Promise.all([
+      this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
+      this.repository.refundsForDrafts(ids),
+    ]);
+    const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
+    return Promise.all(
+      rows.map(async (row) => {
+        const keys = await this.vault.forDraft(row.id, ["deployer", "bundle", "tip"]);
+        const keyOf = (purpose: KeyPurpose, address: string) =>
+          keys.find(
+            (k) => k.purpose === purpose && k.address.toLowerCase() === address.toLowerCase(),
+          )?.privateKey ?? "";
+        const config = row.walletConfig as StoredWalletConfig;
+        const payment = row.paymentId ? paymentsById.get(row.paymentId) : undefined;
+        return toDraft(
+          row,
+          config,
+          keyOf,
+          payment,
+          refundRows.filter((r) => r.draftId === row.id),
+        );
+      }),
+    );
+  }
+}
+
+const toDraft = (
+  row: DraftRow,
+  config: StoredWalletConfig,
+  keyOf: (purpose: KeyPurpose, address: string) => string,
+  payment: PaymentRow | undefined,
+  refunds: SendRow[],
+): Draft => {
+  const { tipPayer, wallets, ...rest } = config;
+  const showPayment = payment && row.status !== "draft";
+  return {
+    _id: row.id,
+    status: row.status as DraftStatus,
+    tokenInfo: row.tokenInfo as TokenInfo,
+    deployerWallet: row.deployerAddress
+      ? { address: row.deployerAddress, privateKey: keyOf("deployer", row.deployerAddress) }
+      : null,
+    walletConfig: {
+      ...rest,
+      wallets: wallets.map((w) => ({ ...w, privateKey: keyOf("bundle", w.address) })),
+      ...(tipPayer ? { tipPayer: { address: tipPayer, privateKey: keyOf("tip", tipPayer) } } : {}),
+    },
+    paymentAddress: showPayment ? payment.address : null,
+    paymentAmount: showPayment ? formatEther(BigInt(payment.amount)) : null,
+    paymentExpiresAt: showPayment ? payment.expiresAt.toISOString() : null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+    refunds: refunds.map((send) => ({
+      to: send.to,
+      amount: formatEther(BigInt(send.value)),
+      reason: send.reason,
+      txHash: send.status === "signed" ? null : send.txHash,
+      status:
+        send.status === "confirmed" ? "sent" : send.status === "failed" ? "failed" : "pending",
+    })),
+    launch: (row.launch as Draft["launch"]) ?? null,
+  };
+};

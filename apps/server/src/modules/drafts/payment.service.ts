@@ -1,0 +1,112 @@
+import { PAYMENT_WINDOW_SECONDS } from "@bundler/shared";
+import { formatEther } from "viem";
+import { generatePrivateKey } from "viem/accounts";
+import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
+import { BadRequestError, ConflictError } from "../../lib/errors.ts";
+import type { KeyVault } from "../../lib/key-vault.ts";
+import type { DraftsRepository } from "./drafts.repository.ts";
+import type { DraftsService, StoredWalletConfig } from "./drafts.service.ts";
+import type { PaymentRepository } from "./payment.repository.ts";
+
+export class PaymentService {
+  constructor(
+    private readonly drafts: DraftsService,
+    private readonly draftRows: DraftsRepository,
+    private readonly payments: PaymentRepository,
+    private readonly vault: KeyVault,
+    private readonly chain: ChainContext | undefined,
+    /** The launch fee, wei. */
+    private readonly amount: bigint,
+    private readonly windowSeconds: number = PAYMENT_WINDOW_SECONDS,
+  ) {}
+
+  /** A fresh payment address for the draft; its key is committed before the address is shown. */
+  async start(ownerId: string, draftId: string) {
+    const draft = await this.drafts.owned(ownerId, draftId);
+    const chain = requireChain(this.chain);
+    if (draft.status === "pending_payment" && draft.paymentId) {
+      const open = await this.payments.byId(draft.paymentId);
+      if (open?.status === "open" && open.expiresAt.getTime() > Date.now())
+        return this.answer(open.address, BigInt(open.amount), open.expiresAt);
+    }
+    if (draft.status !== "draft") {
+      throw new ConflictError(
+        draft.status === "pending_payment"
+          ? "A payment for this draft is already open"
+          : "This draft is already paid",
+      );
+    }
+    const info = draft.tokenInfo as {
+      name?: string;
+      symbol?: string;
+      description?: string;
+      image?: string;
+    };
+    if (!info.name) throw new BadRequestError("Please enter a token name");
+    if (!info.symbol) throw new BadRequestError("Please enter a token ticker");
+    if (!info.description) throw new BadRequestError("Please enter a token description");
+    if (!info.image) throw new BadRequestError("Please upload a logo");
+    if (!draft.deployerAddress) throw new BadRequestError("Invalid deployer private key");
+    const config = draft.walletConfig as StoredWalletConfig;
+    if (!/^\d+(\.\d+)?$/.test(config.tip ?? "")) throw new BadRequestError("Please enter a tip");
+
+    const [stored] = await this.vault.store(
+      [{ privateKey: generatePrivateKey(), purpose: "payment" }],
+      { ownerId, draftId },
+    );
+    if (!stored) throw new Error("payment key not stored");
+    const head = await chain.client.getBlockNumber();
+    const expiresAt = new Date(Date.now() + this.windowSeconds * 1000);
+    const payment = await this.payments.insert({
+      draftId,
+      ownerId,
+      address: stored.address,
+      amount: this.amount.toString(),
+      expiresAt,
+      scanFromBlock: head,
+    });
+    const moved = await this.draftRows.updateIf(draftId, ownerId, ["draft"], {
+      status: "pending_payment",
+      paymentId: payment.id,
+    });
+    if (!moved) {
+      await this.payments.close(payment.id, "cancelled");
+      throw new ConflictError("This draft changed meanwhile, try again");
+    }
+    return this.answer(stored.address, this.amount, expiresAt);
+  }
+
+  private answer(address: string, amount: bigint, expiresAt: Date) {
+    return {
+      paymentAddress: address,
+      paymentAmount: formatEther(amount),
+      expiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  async status(ownerId: string, draftId: string) {
+    const draft = await this.drafts.owned(ownerId, draftId);
+    const payment = draft.paymentId ? await this.payments.byId(draft.paymentId) : undefined;
+    let received = payment ? BigInt(payment.lastBalance) : 0n;
+    if (payment && payment.status === "open" && this.chain) {
+      received = await this.chain.client.getBalance({ address: payment.address as `0x${string}` });
+    }
+    return {
+      isPaid: ["paid", "executing", "executed"].includes(draft.status),
+      status: draft.status,
+      received: formatEther(received),
+      expiresAt: payment?.expiresAt.toISOString() ?? null,
+    };
+  }
+
+  async cancel(ownerId: string, draftId: string): Promise<string> {
+    const draft = await this.drafts.owned(ownerId, draftId);
+    if (draft.status !== "pending_payment" || !draft.paymentId)
+      throw new ConflictError(
+        draft.status === "draft" ? "There is no payment to cancel" : "This draft is already paid",
+      );
+    const closed = await this.payments.close(draft.paymentId, "cancelled");
+    if (!closed) throw new ConflictError("This payment was already received or closed");
+    return "Payment cancelled; anything sent to the payment address will be refunded";
+  }
+}

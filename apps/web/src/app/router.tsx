@@ -1,0 +1,105 @@
+import type { ComponentType } from "react";
+import { createBrowserRouter, Outlet } from "react-router";
+import { RouterProvider } from "react-router/dom";
+import { LoadingScreen } from "../components/ui/loading-screen.tsx";
+import { RequireAdmin, RequireAuth } from "../features/auth/components/auth-gate.tsx";
+import { AppLayout } from "./shell/app-layout.tsx";
+import { RouteErrorFallback } from "./shell/error-fallback.tsx";
+import { NotFound } from "./shell/not-found.tsx";
+
+/** Each screen is its own chunk, loaded when first visited. */
+const page = (load: () => Promise<ComponentType>) => async () => ({ Component: await load() });
+
+const launchPage = page(() =>
+  import("../features/launch/components/launch-page.tsx").then((m) => m.LaunchPage),
+);
+
+export const router = createBrowserRouter([
+  {
+    Component: AppLayout,
+    ErrorBoundary: RouteErrorFallback,
+    HydrateFallback: () => <LoadingScreen />,
+    children: [
+      { index: true, lazy: launchPage },
+      { path: "create", lazy: launchPage },
+      {
+        path: "disperser",
+        lazy: page(() =>
+          import("../features/disperser/components/disperser-page.tsx").then(
+            (m) => m.DisperserPage,
+          ),
+        ),
+      },
+      {
+        path: "tools",
+        lazy: page(() =>
+          import("../features/tools/components/tools-page.tsx").then((m) => m.ToolsPage),
+        ),
+      },
+      {
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          {
+            path: "drafts",
+            lazy: page(() =>
+              import("../features/drafts/components/drafts-page.tsx").then((m) => m.DraftsPage),
+            ),
+          },
+          {
+            path: "wallets",
+            lazy: page(() =>
+              import("../features/wallets/components/wallets-page.tsx").then((m) => m.WalletsPage),
+            ),
+          },
+          {
+            path: "referral",
+            lazy: page(() =>
+              import("../features/referral/components/referral-page.tsx").then(
+                (m) => m.ReferralPage,
+              ),
+            ),
+          },
+          {
+            path: "tools/bumper",
+            lazy: page(() =>
+              import("../features/bumper/components/bumper-page.tsx").then((m) => m.BumperPage),
+            ),
+          },
+        ],
+      },
+      {
+        path: "admin",
+        element: (
+          <RequireAdmin>
+            <Outlet />
+          </RequireAdmin>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: page(() =>
+              import("../features/admin/components/admin-page.tsx").then((m) => m.AdminPage),
+            ),
+          },
+          {
+            path: "key/:id",
+            lazy: page(() =>
+              import("../features/admin/components/admin-user-page.tsx").then(
+                (m) => m.AdminUserPage,
+              ),
+            ),
+          },
+        ],
+      },
+      { path: "*", Component: NotFound },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

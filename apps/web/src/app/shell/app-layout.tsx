@@ -1,0 +1,28 @@
+import { Outlet, ScrollRestoration } from "react-router";
+import { LoadingScreen } from "../../components/ui/loading-screen.tsx";
+import { AuthModal } from "../../features/auth/components/auth-modal.tsx";
+import { useAuth } from "../../features/auth/hooks/use-auth.ts";
+import { NewsBanner } from "../../features/news/components/news-banner.tsx";
+import { Footer } from "./footer.tsx";
+import { Menu } from "./menu.tsx";
+
+/** News, menu, page and footer; the auth modal blocks all of it while nobody is logged in. */
+export function AppLayout() {
+  const { status } = useAuth();
+  const blocked = status === "anonymous";
+
+  return (
+    <>
+      <div inert={blocked} className="flex min-h-dvh flex-col">
+        <NewsBanner />
+        <Menu />
+        <main className="flex flex-1 flex-col">
+          {status === "loading" ? <LoadingScreen label="checking access key" /> : <Outlet />}
+        </main>
+        <Footer />
+      </div>
+      {blocked && <AuthModal />}
+      <ScrollRestoration />
+    </>
+  );
+}

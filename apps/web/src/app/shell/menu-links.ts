@@ -1,0 +1,25 @@
+export interface MenuLink {
+  label: string;
+  to: string;
+  adminOnly?: boolean;
+}
+
+/** The menu of SPEC §2, in order. */
+export const MENU_LINKS: readonly MenuLink[] = [
+  { label: "[bundler]", to: "/" },
+  { label: "[my drafts]", to: "/drafts" },
+  { label: "[wallet manager]", to: "/wallets" },
+  { label: "[disperser]", to: "/disperser" },
+  { label: "[other tools]", to: "/tools" },
+  { label: "[admin]", to: "/admin", adminOnly: true },
+];
+
+/**
+ * A link is active when the path equals it or lies under it (/tools/bumper is under /tools).
+ * "/" would lie over everything, so it is active only on "/" and on "/create".
+ */
+export function isMenuLinkActive(pathname: string, linkPath: string): boolean {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (linkPath === "/") return path === "/" || path === "/create";
+  return path === linkPath || path.startsWith(`${linkPath}/`);
+}

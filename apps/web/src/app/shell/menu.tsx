@@ -1,0 +1,69 @@
+import { useEffect, useId, useState } from "react";
+import { Link, useLocation } from "react-router";
+import { Button } from "../../components/ui/button.tsx";
+import { Logo } from "../../components/ui/logo.tsx";
+import { useAuth } from "../../features/auth/hooks/use-auth.ts";
+import { isMenuLinkActive, MENU_LINKS } from "./menu-links.ts";
+
+/** Top bar on wide screens; on narrow ones the links fold behind a toggle. */
+export function Menu() {
+  const { pathname } = useLocation();
+  const { status, isAdmin, logout } = useAuth();
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+
+  // Following a link folds the narrow menu again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation on purpose
+  useEffect(() => setOpen(false), [pathname]);
+
+  const links = MENU_LINKS.filter((link) => !link.adminOnly || isAdmin);
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-line bg-ink/85 backdrop-blur">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex w-full max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3"
+      >
+        <Link to="/" aria-label="launch bundler home" className="mr-auto flex md:mr-4">
+          <Logo />
+        </Link>
+        <button
+          type="button"
+          className="px-1 text-dim hover:text-accent md:hidden"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-label="Toggle menu"
+          onClick={() => setOpen((value) => !value)}
+        >
+          {open ? "[×]" : "[≡]"}
+        </button>
+        <ul
+          id={listId}
+          className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-line pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-5 md:border-0 md:pt-0`}
+        >
+          {links.map((link) => {
+            const active = isMenuLinkActive(pathname, link.to);
+            return (
+              <li key={link.to}>
+                <Link
+                  to={link.to}
+                  aria-current={active ? "page" : undefined}
+                  className={active ? "text-accent" : "text-dim transition-colors hover:text-fg"}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            );
+          })}
+          {status === "authenticated" && (
+            <li className="md:ml-auto">
+              <Button variant="bracket" onClick={() => void logout()}>
+                [logout]
+              </Button>
+            </li>
+          )}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+import { AUTH_MESSAGES, LAUNCH_FEE_BNB } from "@bundler/shared";
+import { useState } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/button.tsx";
+import { useGenerateFreeKey } from "../api/generate-free-key.ts";
+import { useAuth } from "../hooks/use-auth.ts";
+import { AuthModalTitle } from "./auth-modal-title.tsx";
+
+export interface WelcomeStepProps {
+  onImport: () => void;
+  onGenerated: (key: string) => void;
+}
+
+export function WelcomeStep({ onImport, onGenerated }: WelcomeStepProps) {
+  const { saveSession, getDeviceId } = useAuth();
+  const generate = useGenerateFreeKey({
+    onSuccess: async ({ key }) => {
+      // Stored at once, so a reload during the next two seconds does not lose the key.
+      await saveSession({ key, role: "user" });
+      toast.success(AUTH_MESSAGES.generated);
+      onGenerated(key);
+    },
+    onError: () => {
+      toast.error(AUTH_MESSAGES.generateFailed);
+    },
+  });
+
+  // Reading the device id is async; without this a double click could ask twice (409).
+  const [preparing, setPreparing] = useState(false);
+  const busy = preparing || generate.isPending;
+
+  const getFreeAccess = async () => {
+    if (busy) return;
+    setPreparing(true);
+    try {
+      const deviceId = await getDeviceId();
+      generate.mutate({ deviceId, userAgent: navigator.userAgent.slice(0, 512) });
+    } finally {
+      setPreparing(false);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-col gap-2">
+        <AuthModalTitle>Welcome to Launch Bundler</AuthModalTitle>
+        <p className="text-dim">
+          Launch a token on BNB Smart Chain and buy it from many wallets in the same block.
+        </p>
+        <p className="text-dim">
+          Access is free. You only pay the <span className="text-accent">{LAUNCH_FEE_BNB} BNB</span>{" "}
+          launch fee when you launch.
+        </p>
+      </div>
+      <Button
+        ref={(button) => button?.focus()}
+        busy={busy}
+        busyLabel="Generating..."
+        onClick={getFreeAccess}
+        className="w-full"
+      >
+        Get Free Access
+      </Button>
+      <Button variant="bracket" onClick={onImport} className="self-center">
+        [import existing key]
+      </Button>
+    </div>
+  );
+}

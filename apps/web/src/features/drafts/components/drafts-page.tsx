@@ -1,0 +1,196 @@
+import type { Draft } from "@bundler/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import toast from "react-hot-toast";
+import { Link } from "react-router";
+import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { LoadingScreen } from "../../../components/ui/loading-screen.tsx";
+import { Pagination } from "../../../components/ui/pagination.tsx";
+import { paginate } from "../../../lib/pagination.ts";
+import { usePublicConfig } from "../../../lib/public-config.ts";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useCancelPayment } from "../api/cancel-payment.ts";
+import { useDeleteDraft } from "../api/delete-draft.ts";
+import { failureText } from "../api/draft-request.ts";
+import { useExecuteDraft } from "../api/execute-draft.ts";
+import { getDraftsQueryOptions, useDrafts } from "../api/get-drafts.ts";
+import { useNow } from "../hooks/use-now.ts";
+import { usePayParam } from "../hooks/use-pay-param.ts";
+import { DRAFTS_PER_PAGE } from "../utils/draft-status.ts";
+import { BundleTerminal } from "./bundle-terminal.tsx";
+import { DraftCard } from "./draft-card.tsx";
+import { PaymentDialog } from "./payment-dialog.tsx";
+
+/** While the terminal is open the list is polled, so the draft's status backs up the log. */
+const TERMINAL_POLL_MS = 5000;
+
+type Confirmation = { kind: "delete" | "cancel" | "execute"; draft: Draft };
+
+const byNewest = (a: Draft, b: Draft) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt);
+
+export function DraftsPage() {
+  const queryClient = useQueryClient();
+  const { authKey } = useAuth();
+  const explorerUrl = usePublicConfig().data?.explorerUrl ?? null;
+  const [terminalDraft, setTerminalDraft] = useState<Draft | null>(null);
+  const drafts = useDrafts({ pollMs: terminalDraft ? TERMINAL_POLL_MS : false });
+  const [page, setPage] = useState(1);
+  const [confirm, setConfirm] = useState<Confirmation | null>(null);
+  const [payDraft, setPayDraft] = useState<Draft | null>(null);
+  const now = useNow(60_000);
+
+  const deleteDraft = useDeleteDraft();
+  const cancelPayment = useCancelPayment();
+  const executeDraft = useExecuteDraft();
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries(getDraftsQueryOptions()),
+    [queryClient],
+  );
+
+  usePayParam(drafts.data, drafts.isFetched, setPayDraft);
+
+  const failedAt = drafts.isError ? drafts.errorUpdatedAt : 0;
+  useEffect(() => {
+    if (failedAt) toast.error("Failed to fetch drafts", { id: "drafts-fetch" });
+  }, [failedAt]);
+
+  const sorted = useMemo(() => [...(drafts.data ?? [])].sort(byNewest), [drafts.data]);
+  const shown = paginate(sorted, page, DRAFTS_PER_PAGE);
+  const liveTerminalDraft =
+    terminalDraft && (sorted.find((d) => d._id === terminalDraft._id) ?? terminalDraft);
+
+  const runConfirmed = ({ kind, draft }: Confirmation) => {
+    const done = () => setConfirm(null);
+    if (kind === "delete") {
+      deleteDraft.mutate(draft._id, {
+        onSuccess: () => toast.success("Draft deleted successfully"),
+        onError: () => toast.error("Failed to delete draft"),
+        onSettled: done,
+      });
+    } else if (kind === "cancel") {
+      cancelPayment.mutate(draft._id, {
+        onSuccess: () => toast.success("Payment cancelled"),
+        onError: () => toast.error("Failed to cancel payment"),
+        onSettled: done,
+      });
+    } else {
+      done();
+      // Open first, so no line the job sends before the answer arrives is missed.
+      setTerminalDraft(draft);
+      executeDraft.mutate(draft._id, {
+        onError: (error) => {
+          toast.error(failureText(error, "Failed to execute launch"));
+          setTerminalDraft(null);
+        },
+      });
+    }
+  };
+
+  const confirmMessage = (c: Confirmation) =>
+    c.kind === "delete"
+      ? "Are you sure you want to delete this draft?"
+      : c.kind === "cancel"
+        ? "Are you sure you want to cancel this payment?"
+        : `Are you ready to launch ${c.draft.tokenInfo.name} (${c.draft.tokenInfo.symbol})? This action cannot be undone.`;
+
+  return (
+    <ContentLayout title="My Drafts">
+      {drafts.isPending && <LoadingScreen label="loading drafts" />}
+
+      {drafts.isError && !drafts.data && (
+        <div className="flex flex-col items-start gap-3" role="alert">
+          <p className="text-bad">Failed to fetch drafts</p>
+          <Button variant="bracket" onClick={() => void drafts.refetch()}>
+            [retry]
+          </Button>
+        </div>
+      )}
+
+      {drafts.data && sorted.length === 0 && (
+        <div
+          className="flex flex-col items-center gap-4 py-16 text-center"
+          data-testid="drafts-empty"
+        >
+          <p className="text-dim">No drafts yet.</p>
+          <Link to="/" className="text-accent hover:underline">
+            [create your first launch]
+          </Link>
+        </div>
+      )}
+
+      {sorted.length > 0 && (
+        <>
+          <p className="mb-4 text-xs text-faint">
+            Showing {shown.from}-{shown.to} of {shown.total}
+          </p>
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="drafts-grid">
+            {shown.items.map((draft) => (
+              <DraftCard
+                key={draft._id}
+                draft={draft}
+                now={now}
+                explorerUrl={explorerUrl}
+                onDelete={(d) => setConfirm({ kind: "delete", draft: d })}
+                onCancelPayment={(d) => setConfirm({ kind: "cancel", draft: d })}
+                onExecute={(d) => setConfirm({ kind: "execute", draft: d })}
+                onPay={setPayDraft}
+                onWatch={setTerminalDraft}
+              />
+            ))}
+          </div>
+          <Pagination
+            page={shown.page}
+            pageCount={shown.pageCount}
+            onPageChange={setPage}
+            label="Drafts pages"
+          />
+        </>
+      )}
+
+      {confirm && (
+        <ConfirmDialog
+          message={confirmMessage(confirm)}
+          confirmLabel={confirm.kind === "execute" ? "[launch]" : "[confirm]"}
+          busy={deleteDraft.isPending || cancelPayment.isPending}
+          onConfirm={() => runConfirmed(confirm)}
+          onCancel={() => setConfirm(null)}
+        />
+      )}
+
+      {payDraft && (
+        <PaymentDialog
+          key={payDraft._id}
+          draft={payDraft}
+          onPaid={() => {
+            setPayDraft(null);
+            void refresh();
+          }}
+          onClose={() => {
+            setPayDraft(null);
+            void refresh();
+          }}
+        />
+      )}
+
+      {liveTerminalDraft && (
+        <BundleTerminal
+          key={liveTerminalDraft._id}
+          draft={liveTerminalDraft}
+          authKey={authKey}
+          explorerUrl={explorerUrl}
+          onDismiss={() => {
+            setTerminalDraft(null);
+            void refresh();
+          }}
+          onSucceeded={() => void refresh()}
+          onFailed={() => {
+            setTerminalDraft(null);
+            void refresh();
+          }}
+        />
+      )}
+    </ContentLayout>
+  );
+}

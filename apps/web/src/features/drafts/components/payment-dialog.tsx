@@ -1,0 +1,201 @@
+import type { Draft } from "@bundler/shared";
+import { QRCodeSVG } from "qrcode.react";
+import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/button.tsx";
+import { CopyField } from "../../../components/ui/copy-field.tsx";
+import { Modal } from "../../../components/ui/modal.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { failureText } from "../api/draft-request.ts";
+import { usePaymentStatus } from "../api/get-payment-status.ts";
+import { startPayment } from "../api/start-payment.ts";
+import { useNow } from "../hooks/use-now.ts";
+import {
+  formatCountdown,
+  PAYMENT_WARNING_SECONDS,
+  paymentDeadline,
+  secondsLeft,
+} from "../utils/payment-countdown.ts";
+import { FaucetPayButton } from "./faucet-pay-button.tsx";
+
+/** After the fee arrives, the confirmation stays this long before the dialog hands back. */
+const PAID_CALLBACK_MS = 2000;
+const PAID_MESSAGE = "Payment confirmed! You can now launch your token from the drafts page.";
+
+interface PaymentDetails {
+  address: string;
+  amount: string;
+  deadline: number;
+}
+
+export interface PaymentDialogProps {
+  draft: Draft;
+  /** Called 2 s after the fee is confirmed. */
+  onPaid: () => void;
+  onClose: () => void;
+}
+
+/** An open payment the dialog can pick up again without asking for a new address. */
+function resumable(draft: Draft): PaymentDetails | null {
+  if (draft.status !== "pending_payment") return null;
+  if (!draft.paymentAddress || !draft.paymentAmount || !draft.paymentExpiresAt) return null;
+  const deadline = Date.parse(draft.paymentExpiresAt);
+  if (Number.isNaN(deadline) || deadline - Date.now() < 5000) return null;
+  return { address: draft.paymentAddress, amount: draft.paymentAmount, deadline };
+}
+
+/** "Payment for Launch": address, amount, QR, countdown; polls until paid or expired. */
+export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
+  const titleId = useId();
+  const [payment, setPayment] = useState<PaymentDetails | null>(() => resumable(draft));
+  const [phase, setPhase] = useState<"pending" | "paid" | "expired">("pending");
+  const requested = useRef(false);
+
+  const fail = useEffectEvent((error: unknown) => {
+    const reason = failureText(error, "");
+    toast.error(reason ? `Failed to initiate payment\n${reason}` : "Failed to initiate payment");
+    onClose();
+  });
+
+  useEffect(() => {
+    if (payment || requested.current) return;
+    requested.current = true;
+    const startedAt = Date.now();
+    startPayment(draft._id).then(
+      (answer) =>
+        setPayment({
+          address: answer.paymentAddress,
+          amount: answer.paymentAmount,
+          deadline: paymentDeadline(answer.expiresAt, startedAt),
+        }),
+      fail,
+    );
+  }, [draft._id, payment]);
+
+  const waiting = payment !== null && phase === "pending";
+  const status = usePaymentStatus(draft._id, waiting);
+  const now = useNow(1000, waiting);
+  const left = payment ? secondsLeft(payment.deadline, now) : 0;
+
+  const handOver = useEffectEvent(onPaid);
+  useEffect(() => {
+    if (!status.data?.isPaid || phase === "paid") return;
+    setPhase("paid");
+    toast.success(PAID_MESSAGE);
+  }, [status.data?.isPaid, phase]);
+  useEffect(() => {
+    if (phase !== "paid") return;
+    const timer = setTimeout(handOver, PAID_CALLBACK_MS);
+    return () => clearTimeout(timer);
+  }, [phase]);
+
+  const refetchStatus = status.refetch;
+  const expiring = useRef(false);
+  useEffect(() => {
+    if (!waiting || left > 0 || expiring.current) return;
+    expiring.current = true;
+    // One last look: a payment seen by the server at the wire still counts.
+    void refetchStatus().then((result) => {
+      if (result.data?.isPaid) return;
+      setPhase((current) => (current === "pending" ? "expired" : current));
+      toast.error("Payment expired");
+    });
+  }, [waiting, left, refetchStatus]);
+
+  return (
+    <Modal labelledBy={titleId} windowTitle="pay --launch-fee" data-testid="payment-dialog">
+      <div className="flex flex-col gap-5">
+        <div className="flex flex-col gap-1">
+          <h2 id={titleId} className="text-lg font-semibold text-fg">
+            Payment for Launch
+          </h2>
+          <p className="text-dim">
+            {draft.tokenInfo.name} ({draft.tokenInfo.symbol})
+          </p>
+        </div>
+
+        {!payment && (
+          <p className="flex items-center gap-2 text-dim" data-testid="payment-starting">
+            <Spinner /> creating payment address...
+          </p>
+        )}
+
+        {payment && phase === "paid" && (
+          <p
+            role="status"
+            data-testid="payment-confirmed"
+            className="rounded-sm border border-ok/50 bg-ok/10 px-3 py-3 text-ok"
+          >
+            {PAID_MESSAGE}
+          </p>
+        )}
+
+        {payment && phase === "expired" && (
+          <p
+            role="status"
+            data-testid="payment-expired"
+            className="rounded-sm border border-bad/50 bg-bad/10 px-3 py-3 text-bad"
+          >
+            Payment expired. Close this window and press Pay again for a new payment address. Any
+            BNB that arrives at the old address is refunded.
+          </p>
+        )}
+
+        {payment && phase === "pending" && (
+          <>
+            <p className="text-dim">
+              Send exactly <span className="text-fg">{payment.amount} BNB</span> to the address
+              below. The draft becomes Paid as soon as it arrives.
+            </p>
+            <div className="flex justify-center">
+              <div className="rounded-sm bg-white p-3" data-testid="payment-qr">
+                <QRCodeSVG
+                  value={payment.address}
+                  size={160}
+                  aria-label="Payment address QR code"
+                />
+              </div>
+            </div>
+            <CopyField
+              label="Address"
+              value={payment.address}
+              copyLabel="Copy payment address"
+              data-testid="payment-address"
+            />
+            <CopyField
+              label="Amount (BNB)"
+              value={payment.amount}
+              copyLabel="Copy payment amount"
+              data-testid="payment-amount"
+            />
+            <div className="flex items-center justify-between gap-3">
+              <span className="flex items-center gap-2 text-xs text-dim">
+                <Spinner /> waiting for payment
+              </span>
+              <span className="text-xs text-dim">
+                expires in{" "}
+                <span
+                  data-testid="payment-countdown"
+                  className={`tabular-nums ${left < PAYMENT_WARNING_SECONDS ? "text-bad" : "text-accent"}`}
+                >
+                  {formatCountdown(left)}
+                </span>
+              </span>
+            </div>
+            <FaucetPayButton
+              address={payment.address}
+              amount={payment.amount}
+              onSent={() => void refetchStatus()}
+            />
+          </>
+        )}
+
+        <div className="flex justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            [close]
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

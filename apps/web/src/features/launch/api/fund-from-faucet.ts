@@ -1,0 +1,13 @@
+import { type FaucetBody, faucetRoute } from "@bundler/shared";
+import { useMutation } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-client.ts";
+
+/** Local chain only: the server's faucet sends BNB to an address. */
+export const fundFromFaucet = (body: FaucetBody) => apiFetch(faucetRoute, { body });
+
+/** Funds each payment in turn (one nonce source on the server side, so never in parallel). */
+export async function fundAllFromFaucet(payments: readonly FaucetBody[]): Promise<void> {
+  for (const payment of payments) await fundFromFaucet(payment);
+}
+
+export const useFundFromFaucet = () => useMutation({ mutationFn: fundAllFromFaucet });

@@ -1,0 +1,19 @@
+import { getDraftRoute } from "@bundler/shared";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiFetch } from "../../../lib/api-client.ts";
+
+export const getDraft = async (id: string, signal?: AbortSignal) =>
+  (await apiFetch(getDraftRoute, { params: { id }, signal, silent: true })).draft;
+
+export const getDraftQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ["drafts", "detail", id] as const,
+    queryFn: ({ signal }) => getDraft(id, signal),
+    // The form owns the data once loaded; a background refetch must not overwrite edits.
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+
+export const useDraft = (id: string | null, enabled: boolean) =>
+  useQuery({ ...getDraftQueryOptions(id ?? ""), enabled: enabled && Boolean(id) });

@@ -1,0 +1,136 @@
+import { useState } from "react";
+import toast from "react-hot-toast";
+import { Input } from "../../../components/ui/input.tsx";
+import type { BundleWallet, LaunchForm, SetField } from "../utils/launch-form.ts";
+import type { KeyedWallet } from "../utils/private-key.ts";
+import { parseWalletJson } from "../utils/wallet-json.ts";
+import { Field } from "./field.tsx";
+import { ImportWalletsModal } from "./import-wallets-modal.tsx";
+import { Section } from "./section.tsx";
+import { UploadHelpModal } from "./upload-help-modal.tsx";
+
+type Dialog = "import" | "help" | null;
+
+export function BundleWalletsSection({
+  form,
+  set,
+  wallets,
+  onAddWallets,
+  onClearWallets,
+  onViewWallets,
+}: {
+  form: LaunchForm;
+  set: SetField;
+  wallets: readonly BundleWallet[];
+  onAddWallets: (wallets: KeyedWallet[]) => void;
+  onClearWallets: () => void;
+  onViewWallets: () => void;
+}) {
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const unit = form.buyUnitPercent ? "%" : "BNB";
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    const result = parseWalletJson(file.name, await file.text());
+    if (!result.ok) return void toast.error(result.error);
+    if (result.wallets.length === 0) return void toast.error("No valid private keys entered");
+    onAddWallets(result.wallets);
+  };
+
+  return (
+    <Section
+      title="Bundle Wallets"
+      aside={
+        <div className="flex flex-wrap gap-3 text-dim">
+          <button type="button" className="hover:text-accent" onClick={() => setDialog("import")}>
+            [import keys]
+          </button>
+          <label className="cursor-pointer hover:text-accent">
+            [upload json]
+            <input
+              type="file"
+              accept=".json,application/json"
+              aria-label="Wallet JSON file"
+              className="sr-only"
+              onChange={(e) => {
+                void upload(e.target.files?.[0]);
+                e.target.value = "";
+              }}
+            />
+          </label>
+          <button type="button" className="hover:text-accent" onClick={() => setDialog("help")}>
+            [?]
+          </button>
+        </div>
+      }
+    >
+      <div className="grid gap-4 sm:grid-cols-4">
+        <Field label="Wallets">
+          <Input
+            aria-label="Number of wallets"
+            inputMode="numeric"
+            placeholder="5"
+            value={form.walletCount}
+            onChange={(e) => set("walletCount", e.target.value)}
+          />
+        </Field>
+        <Field label={`Min buy (${unit})`}>
+          <Input
+            aria-label="Min buy"
+            inputMode="decimal"
+            placeholder={form.buyUnitPercent ? "0.5" : "0.01"}
+            value={form.minBuyAmount}
+            onChange={(e) => set("minBuyAmount", e.target.value)}
+          />
+        </Field>
+        <Field label={`Max buy (${unit})`}>
+          <Input
+            aria-label="Max buy"
+            inputMode="decimal"
+            placeholder={form.buyUnitPercent ? "1" : "0.05"}
+            value={form.maxBuyAmount}
+            onChange={(e) => set("maxBuyAmount", e.target.value)}
+          />
+        </Field>
+        <Field label="Buy unit">
+          <fieldset aria-label="Buy unit" className="flex">
+            {(
+              [
+                ["BNB", false],
+                ["%", true],
+              ] as const
+            ).map(([label, percent]) => (
+              <button
+                key={label}
+                type="button"
+                aria-pressed={form.buyUnitPercent === percent}
+                onClick={() => set("buyUnitPercent", percent)}
+                className={`flex-1 border px-3 py-2 ${form.buyUnitPercent === percent ? "border-accent bg-accent-soft text-accent" : "border-line-strong text-dim hover:text-fg"}`}
+              >
+                {label}
+              </button>
+            ))}
+          </fieldset>
+        </Field>
+      </div>
+      <p className="text-xs text-faint">
+        Percent is of the total supply, converted to BNB with the bonding curve's quote.
+      </p>
+      {wallets.length > 0 && (
+        <div className="flex flex-wrap items-center gap-4 text-dim">
+          <span className="text-fg">{wallets.length} wallets loaded</span>
+          <button type="button" className="hover:text-accent" onClick={onViewWallets}>
+            [view wallets]
+          </button>
+          <button type="button" className="hover:text-bad" onClick={onClearWallets}>
+            [clear wallets]
+          </button>
+        </div>
+      )}
+      {dialog === "import" && (
+        <ImportWalletsModal onImport={onAddWallets} onClose={() => setDialog(null)} />
+      )}
+      {dialog === "help" && <UploadHelpModal onClose={() => setDialog(null)} />}
+    </Section>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
+import { LoadingScreen } from "../../../components/ui/loading-screen.tsx";
+import { usePublicConfig } from "../../../lib/public-config.ts";
+import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { useLaunchActions } from "../hooks/use-launch-actions.ts";
+import { useLaunchData } from "../hooks/use-launch-data.ts";
+import { useWalletFunding } from "../hooks/use-wallet-funding.ts";
+import { summarizeLaunch } from "../utils/launch-summary.ts";
+import { mainActions } from "../utils/main-action.ts";
+import { fieldErrors } from "../utils/validate-launch-form.ts";
+import { BundleWalletsSection } from "./bundle-wallets-section.tsx";
+import { DelayedBundleSection } from "./delayed-bundle-section.tsx";
+import { DeployerWalletSection } from "./deployer-wallet-section.tsx";
+import { DownloadWalletsModal } from "./download-wallets-modal.tsx";
+import { FundingPanel } from "./funding-panel.tsx";
+import { LaunchSummaryPanel } from "./launch-summary-panel.tsx";
+import { MainActions } from "./main-actions.tsx";
+import { TipPayerSection } from "./tip-payer-section.tsx";
+import { TokenInfoSection } from "./token-info-section.tsx";
+import { WalletsModal } from "./wallets-modal.tsx";
+
+export function LaunchPage() {
+  const [params] = useSearchParams();
+  const draftId = params.get("draft");
+  const { status: authStatus } = useAuth();
+  const authenticated = authStatus === "authenticated";
+  const config = usePublicConfig();
+  const data = useLaunchData(draftId, authenticated);
+  const { form, set, wallets } = data;
+  const funding = useWalletFunding(form, wallets, authenticated);
+  const actions = useLaunchActions({
+    draftId,
+    form,
+    wallets,
+    setWallets: data.setWallets,
+    balances: funding.balances,
+    refreshBalances: funding.refresh,
+  });
+  const [showWallets, setShowWallets] = useState(false);
+
+  if (draftId && data.loadingDraft) return <LoadingScreen label="loading draft" />;
+
+  const errors = fieldErrors(form, wallets);
+  const { primary, secondary } = mainActions({
+    wallets,
+    missingFunds: funding.missingFunds,
+    status: data.status,
+  });
+  const onPrimary = {
+    "generate-wallets": actions.onGenerateWallets,
+    "generate-amounts": actions.onGenerateAmounts,
+    save: actions.onSave,
+  }[primary];
+
+  return (
+    <ContentLayout title={draftId ? "Edit Draft" : "Launch a Token"}>
+      {draftId && (
+        <Link to="/drafts" className="mb-4 inline-block text-dim hover:text-accent">
+          [back to drafts]
+        </Link>
+      )}
+      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+        <div className="flex flex-col gap-6">
+          <TokenInfoSection form={form} set={set} errors={errors} />
+          <DeployerWalletSection form={form} set={set} errors={errors} />
+          <TipPayerSection form={form} set={set} errors={errors} />
+          <BundleWalletsSection
+            form={form}
+            set={set}
+            wallets={wallets}
+            onAddWallets={data.addWallets}
+            onClearWallets={() => data.setWallets([])}
+            onViewWallets={() => setShowWallets(true)}
+          />
+          {wallets.length > 0 && (
+            <DelayedBundleSection form={form} set={set} errors={errors} wallets={wallets} />
+          )}
+        </div>
+        <aside className="flex flex-col gap-6 lg:sticky lg:top-20 lg:self-start">
+          {funding.hasAmounts && (
+            <LaunchSummaryPanel
+              summary={summarizeLaunch({ wallets, creatorBuy: form.deployerBuy, tip: form.tip })}
+            />
+          )}
+          {funding.hasAmounts && (
+            <FundingPanel
+              rows={funding.rows}
+              balances={funding.balances}
+              faucet={config.data?.faucet === true}
+              funding={actions.funding}
+              refreshing={funding.refreshing}
+              onFund={(rows) => void actions.fund(rows)}
+              onRefresh={funding.refresh}
+            />
+          )}
+          <MainActions
+            primary={primary}
+            secondary={secondary}
+            editing={Boolean(draftId)}
+            busy={actions.busy.wallets || actions.busy.amounts || actions.busy.save}
+            onPrimary={() => void onPrimary()}
+            onMissingFunds={actions.goToDisperser}
+            onPay={() => void actions.onPay()}
+          />
+        </aside>
+      </div>
+      {showWallets && (
+        <WalletsModal
+          wallets={wallets}
+          balances={funding.balances}
+          refreshing={funding.refreshing}
+          onRefresh={funding.refresh}
+          onClose={() => setShowWallets(false)}
+        />
+      )}
+      {actions.toDownload && (
+        <DownloadWalletsModal wallets={actions.toDownload} onClose={actions.closeDownload} />
+      )}
+    </ContentLayout>
+  );
+}

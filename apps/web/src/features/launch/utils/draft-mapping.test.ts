@@ -1,0 +1,49 @@
+import { type Draft, draftInputSchema } from "@bundler/shared";
+import { describe, expect, it } from "vitest";
+import { fromDraft, toDraftInput } from "./draft-mapping.ts";
+import { EMPTY_LAUNCH_FORM } from "./launch-form.ts";
+
+const KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const ADDRESS = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+describe("draft mapping", () => {
+  it("builds a body the shared contract accepts and reads it back", () => {
+    const form = {
+      ...EMPTY_LAUNCH_FORM,
+      name: "Moon",
+      ticker: "MOON",
+      description: "d",
+      deployerPvtk: KEY,
+      deployerBuy: "0.1",
+      minBuyAmount: "0.5",
+      maxBuyAmount: "1",
+      delaySnipeAddress: ADDRESS,
+      delayTime: "2",
+      delayUnit: "minutes" as const,
+    };
+    const wallets = [{ address: ADDRESS, privateKey: KEY, buyValue: "0.2", tokenAmount: "1" }];
+    const input = draftInputSchema.parse(toDraftInput(form, wallets));
+    expect(input.walletConfig?.maxDelay).toBe(120);
+    expect(input.walletConfig?.wallets).toEqual([
+      { address: ADDRESS, privateKey: KEY, buyValue: "0.2" },
+    ]);
+    const draft = {
+      _id: "id",
+      status: "draft",
+      tokenInfo: input.tokenInfo,
+      deployerWallet: input.deployerWallet ?? null,
+      walletConfig: input.walletConfig,
+    } as unknown as Draft;
+    const back = fromDraft(draft);
+    expect(back.form).toMatchObject({
+      name: "Moon",
+      deployerPvtk: KEY,
+      deployerBuy: "0.1",
+      buyUnitPercent: true,
+      delayTime: "2",
+      delayUnit: "minutes",
+      walletCount: "1",
+    });
+    expect(back.wallets[0]?.buyValue).toBe("0.2");
+  });
+});

@@ -1,0 +1,70 @@
+import type { TOKEN_TAGS } from "@bundler/shared";
+
+export type TokenTag = (typeof TOKEN_TAGS)[number];
+export type DelayUnit = "seconds" | "minutes";
+
+/** SPEC §3 Launch form; amounts stay decimal strings. `image` is the compressed data URL. */
+export interface LaunchForm {
+  name: string;
+  ticker: string;
+  description: string;
+  image: string;
+  twitter: string;
+  telegram: string;
+  website: string;
+  tradingFee: string;
+  tag: TokenTag;
+  deployerPvtk: string;
+  deployerBuy: string;
+  tipPvtk: string;
+  tip: string;
+  walletCount: string;
+  minBuyAmount: string;
+  maxBuyAmount: string;
+  buyUnitPercent: boolean;
+  delaySnipeAddress: string;
+  delayTime: string;
+  delayUnit: DelayUnit;
+}
+
+/** A bundle wallet: its key, its buy (BNB) and the tokens that buy is quoted to get. */
+export interface BundleWallet {
+  address: string;
+  privateKey: string;
+  buyValue: string;
+  /** 18-decimal token units as a string, when a quote is known. */
+  tokenAmount?: string;
+}
+
+export const TIP_PRESETS = [
+  { label: "Low", value: "0.0005" },
+  { label: "Recommended", value: "0.001" },
+  { label: "High", value: "0.002" },
+] as const;
+
+export const DEPLOYER_BUY_PRESETS = ["0.1", "0.25", "0.5"] as const;
+
+export const EMPTY_LAUNCH_FORM: LaunchForm = {
+  name: "",
+  ticker: "",
+  description: "",
+  image: "",
+  twitter: "",
+  telegram: "",
+  website: "",
+  tradingFee: "0.25",
+  tag: "Meme",
+  deployerPvtk: "",
+  deployerBuy: "",
+  tipPvtk: "",
+  tip: "0.001",
+  walletCount: "",
+  minBuyAmount: "",
+  maxBuyAmount: "",
+  buyUnitPercent: true,
+  delaySnipeAddress: "",
+  delayTime: "",
+  delayUnit: "seconds",
+};
+
+export type SetField = <K extends keyof LaunchForm>(field: K, value: LaunchForm[K]) => void;

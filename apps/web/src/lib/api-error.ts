@@ -1,0 +1,34 @@
+import { type CatalogueKey, catalogueKeyFor, ERROR_CATALOGUE } from "@bundler/shared";
+
+/**
+ * Every failed API call becomes one of these: the spec's catalogue entry for the failure,
+ * plus the server's own `error` text when it sent one.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError" as const;
+  /** HTTP status, or null when no response arrived (connection refused, offline). */
+  readonly status: number | null;
+  readonly key: CatalogueKey;
+  readonly title: string;
+  readonly hint: string;
+  /** The body's `error` field, when the server sent one. */
+  readonly serverMessage: string | null;
+
+  constructor(status: number | null, serverMessage: string | null = null) {
+    const key = catalogueKeyFor(status);
+    const { title, hint } = ERROR_CATALOGUE[key];
+    super(title);
+    this.status = status;
+    this.key = key;
+    this.title = title;
+    this.hint = hint;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** Reads `{error}` from a failure body without trusting its shape. */
+export function serverMessageOf(body: unknown): string | null {
+  if (typeof body !== "object" || body === null || !("error" in body)) return null;
+  const { error } = body;
+  return typeof error === "string" && error.trim() !== "" ? error : null;
+}

@@ -1,0 +1,172 @@
+// Starts the real server (`apps/server/src/main.ts`, which spawns anvil) as a child
+// process on private ports, times it until ready, and stops it cleanly.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+const HOST = "127.0.0.1";
+/** Benchmarks keep to this range so they never collide with tests or a dev server. */
+const PORT_RANGE = { min: 27000, max: 27999 };
+const READY_LINE = "is ready at";
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ host: HOST, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+
+/** A free port in 27000-27999 on 127.0.0.1, not one of `avoid`. */
+export const freePort = async (avoid: readonly number[] = []): Promise<number> => {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORT_RANGE.min + Math.floor(Math.random() * (PORT_RANGE.max - PORT_RANGE.min + 1));
+    if (!avoid.includes(port) && (await portIsFree(port))) return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.min}-${PORT_RANGE.max}`);
+};
+
+export const makeDataDir = (): string => mkdtempSync(path.join(tmpdir(), "bundler-bench-"));
+
+export const removeDir = (dir: string): void => rmSync(dir, { recursive: true, force: true });
+
+/** Pids of anvil processes (or their shell guard) listening on `port`. */
+export const anvilPids = (port: number): number[] => {
+  let listing: string;
+  try {
+    listing = execFileSync("pgrep", ["-af", "anvil"], { encoding: "utf8" });
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+  const flag = new RegExp(`--port ${port}(\\s|$)`);
+  return listing
+    .split("\n")
+    .filter((line) => flag.test(line))
+    .map((line) => Number.parseInt(line, 10))
+    .filter((pid) => Number.isInteger(pid) && pid !== process.pid);
+};
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  anvilPort: number;
+  dataDir: string;
+  /** Wall time from spawn to the "is ready at" line. */
+  readySeconds: number;
+  /** SIGINT, wait for exit (SIGKILL after a timeout), then make sure anvil is gone. */
+  stop(): Promise<void>;
+}
+
+const waitForExit = (child: ChildProcess, timeoutMs: number) =>
+  new Promise<boolean>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(true);
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Live servers, so an interrupted benchmark can still stop them. */
+const live = new Set<RunningServer>();
+
+export const stopAllServers = async (): Promise<void> => {
+  await Promise.all([...live].map((server) => server.stop()));
+};
+
+export const startServer = async (options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  readyTimeoutMs?: number;
+}): Promise<RunningServer> => {
+  const port = await freePort();
+  const anvilPort = await freePort([port]);
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: options.dataDir,
+      PORT: String(port),
+      ANVIL_PORT: String(anvilPort),
+      HOST,
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+  let stopped: Promise<void> | undefined;
+  const server: RunningServer = {
+    url: `http://${HOST}:${port}`,
+    port,
+    anvilPort,
+    dataDir: options.dataDir,
+    readySeconds: Number.NaN,
+    stop: () => {
+      stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGINT");
+          if (!(await waitForExit(child, 20_000))) {
+            process.stderr.write(`bench: server ${child.pid} ignored SIGINT, killing it\n`);
+            child.kill("SIGKILL");
+            await waitForExit(child, 5_000);
+          }
+        }
+        // anvil's guard stops it once the server's pipe closes; give it a moment.
+        for (let attempt = 0; attempt < 50 && anvilPids(anvilPort).length > 0; attempt++)
+          await sleep(100);
+        const leftovers = anvilPids(anvilPort);
+        if (leftovers.length > 0) {
+          process.stderr.write(
+            `bench: anvil left running on ${anvilPort} (${leftovers}), killing\n`,
+          );
+          for (const pid of leftovers) {
+            try {
+              process.kill(pid, "SIGKILL");
+            } catch {}
+          }
+        }
+        live.delete(server);
+      })();
+      return stopped;
+    },
+  };
+  live.add(server);
+
+  // Output is kept (tail only) for error messages and never echoed: it holds the superadmin key.
+  let output = "";
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server not ready after ${options.readyTimeoutMs ?? 90_000} ms`)),
+      options.readyTimeoutMs ?? 90_000,
+    );
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+      if (output.includes(READY_LINE)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      const tail = output.trim().split("\n").slice(-5).join(" | ");
+      reject(new Error(`server exited before ready (${signal ?? code}): ${tail}`));
+    });
+  });
+  try {
+    await ready;
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  server.readySeconds = (performance.now() - startedAt) / 1000;
+  return server;
+};

@@ -1,0 +1,151 @@
+// Startup time (cold: empty data dir; warm: same dir again) and the cost of auth
+// (POST /api/auth/key/validate against GET /api/health) on the real server.
+// Prints figures and ratios; asserts nothing.
+import { randomUUID } from "node:crypto";
+import { type LoadResult, type LoadTarget, measure } from "./lib/load.ts";
+import { onInterrupt } from "./lib/on-interrupt.ts";
+import {
+  anvilPids,
+  makeDataDir,
+  type RunningServer,
+  removeDir,
+  startServer,
+  stopAllServers,
+} from "./lib/server.ts";
+
+const RUNS = 3;
+const CONNECTIONS = 50;
+const SECONDS = 10;
+const WARMUP_SECONDS = 2;
+
+const say = (line = "") => process.stdout.write(`${line}\n`);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const seconds = (value: number) => `${value.toFixed(2)} s`;
+const rps = (value: number) => `${Math.round(value)} req/s`;
+
+const dataDirs = new Set<string>();
+const anvilPorts = new Set<number>();
+
+const cleanup = async () => {
+  await stopAllServers();
+  for (const dir of dataDirs) removeDir(dir);
+  dataDirs.clear();
+};
+
+onInterrupt(cleanup);
+
+const start = async (dataDir: string) => {
+  const server = await startServer({ dataDir });
+  anvilPorts.add(server.anvilPort);
+  return server;
+};
+
+const startup = async () => {
+  const cold: number[] = [];
+  const warm: number[] = [];
+  let running: RunningServer | undefined;
+  for (let run = 1; run <= RUNS; run++) {
+    const dataDir = makeDataDir();
+    dataDirs.add(dataDir);
+    const first = await start(dataDir);
+    cold.push(first.readySeconds);
+    await first.stop();
+    const second = await start(dataDir);
+    warm.push(second.readySeconds);
+    say(
+      `  run ${run}/${RUNS}: cold ${seconds(first.readySeconds)}, warm ${seconds(second.readySeconds)}`,
+    );
+    if (run < RUNS) {
+      await second.stop();
+      removeDir(dataDir);
+      dataDirs.delete(dataDir);
+    } else running = second; // the last warm server is kept for the load test
+  }
+  if (!running) throw new Error("no server left running");
+  return { cold: median(cold), warm: median(warm), running };
+};
+
+const mintKey = async (server: RunningServer): Promise<string> => {
+  const response = await fetch(`${server.url}/api/auth/key/generate-free`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ deviceId: `bench-device-${randomUUID()}`, userAgent: "bench" }),
+  });
+  const body = (await response.json()) as { success?: boolean; key?: string; error?: string };
+  if (!response.ok || !body.success || !body.key)
+    throw new Error(`generate-free answered ${response.status}: ${JSON.stringify(body)}`);
+  return body.key;
+};
+
+const load = async (name: string, target: LoadTarget) => {
+  const result = await measure(target, {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+  });
+  say(
+    `  ${name.padEnd(9)} ${rps(result.rps).padStart(12)}  p99 ${result.p99Ms} ms  ` +
+      `total ${result.total}  non-2xx ${result.non2xx}  errors ${result.errors}  ` +
+      `timeouts ${result.timeouts}  status ${JSON.stringify(result.statusCodes)}`,
+  );
+  return result;
+};
+
+const auth = async (server: RunningServer) => {
+  const key = await mintKey(server);
+  const validate = await load("validate", {
+    url: `${server.url}/api/auth/key/validate`,
+    method: "POST",
+    json: { key },
+  });
+  const health = await load("health", { url: `${server.url}/api/health` });
+  // A public route with a DB read; the key header is sent as the web app would.
+  const news = await load("news", {
+    url: `${server.url}/api/news`,
+    headers: { "x-auth-key": key },
+  });
+  return { validate, health, news };
+};
+
+const describe = (name: string, result: LoadResult) =>
+  `${name} ${rps(result.rps)} p99 ${result.p99Ms} ms (non-2xx ${result.non2xx})`;
+
+const main = async () => {
+  const began = performance.now();
+  say(`startup: ${RUNS} cold + ${RUNS} warm starts of apps/server/src/main.ts`);
+  const times = await startup();
+  say(
+    `auth: autocannon, ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up`,
+  );
+  const results = await auth(times.running);
+  await times.running.stop();
+  const leftover = [...anvilPorts].flatMap(anvilPids);
+
+  const { validate, health, news } = results;
+  say();
+  say(
+    `startup   cold ${times.cold.toFixed(1)} s (median of ${RUNS})   ` +
+      `warm ${times.warm.toFixed(1)} s (median of ${RUNS})   cold/warm ${(times.cold / times.warm).toFixed(1)}x`,
+  );
+  say(
+    `auth      ${describe("validate", validate)} | ${describe("health", health)} | ` +
+      `health/validate ${(health.rps / validate.rps).toFixed(1)}x`,
+  );
+  say(
+    `db read   ${describe("news", news)} | health/news ${(health.rps / news.rps).toFixed(1)}x | ` +
+      `news/validate ${(news.rps / validate.rps).toFixed(1)}x`,
+  );
+  say(
+    `cleanup   anvil processes left on bench ports: ${leftover.length}   ` +
+      `bench took ${((performance.now() - began) / 1000).toFixed(0)} s`,
+  );
+};
+
+try {
+  await main();
+} finally {
+  await cleanup();
+}

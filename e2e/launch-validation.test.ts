@@ -1,0 +1,164 @@
+import type { Page } from "playwright-core";
+import { generatePrivateKey } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { openBrowser, type TestBrowser } from "./support/browser.ts";
+import { getFreeAccess, tinyPng } from "./support/flows.ts";
+import { type RunningServer, startServer } from "./support/server.ts";
+
+let server: RunningServer;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.stop());
+beforeEach(async () => {
+  browser = await openBrowser();
+});
+afterEach(() => browser.close());
+
+/** The message shows, as a toast or inline under its field. */
+const shows = (page: Page, message: string) =>
+  page.getByText(message, { exact: true }).first().waitFor({ timeout: 5_000 });
+
+const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
+
+const upload = (page: Page, label: string, name: string, mimeType: string, content: string) =>
+  page.getByLabel(label).setInputFiles({ name, mimeType, buffer: Buffer.from(content) });
+
+/** Imports one valid bundle wallet through [import keys]. */
+const importOneWallet = async (page: Page) => {
+  await button(page, "[import keys]").click();
+  await page.getByLabel("Private keys").fill(generatePrivateKey());
+  await button(page, "Import").click();
+  await page.getByText("1 wallets loaded").waitFor();
+};
+
+describe("the create page's validation", () => {
+  it("refuses bad wallet generation input with its message", async () => {
+    const { page } = browser;
+    await getFreeAccess(page, server.url);
+
+    await page.getByLabel("Number of wallets").fill("0");
+    await page.getByLabel("Min buy").fill("0.01");
+    await page.getByLabel("Max buy").fill("0.02");
+    await button(page, "Generate Wallets").click();
+    await shows(page, "Please enter a valid number of wallets (minimum 1)");
+
+    await page.getByLabel("Number of wallets").fill("3");
+    await page.getByLabel("Min buy").fill("");
+    await button(page, "Generate Wallets").click();
+    await shows(page, "Please enter a minimum and maximum buy amount");
+
+    await page.getByLabel("Min buy").fill("-0.01");
+    await button(page, "Generate Wallets").click();
+    await shows(page, "Buy amounts cannot be negative");
+
+    await page.getByLabel("Min buy").fill("0.05");
+    await button(page, "Generate Wallets").click();
+    await shows(page, "Minimum buy amount cannot be greater than maximum buy amount");
+  });
+
+  it("shows the form validator's message under each bad field", async () => {
+    const { page } = browser;
+    await getFreeAccess(page, server.url);
+
+    await page.getByLabel("Token name").fill("A".repeat(21));
+    await shows(page, "Token name must be 20 characters or less");
+    await page.getByLabel("Ticker").fill("ABCDEFGHIJK");
+    await shows(page, "Ticker must be less than 10 characters");
+    await page.getByLabel("Description").fill("d".repeat(401));
+    await shows(page, "Description must be 400 characters or less");
+    await page.getByLabel("Twitter").fill("https://facebook.com/moon");
+    await shows(page, "Twitter link must start with https://x.com/ or https://twitter.com/");
+    await page.getByLabel("Telegram").fill("https://discord.gg/moon");
+    await shows(page, "Telegram link must start with https://t.me/");
+    await page.getByLabel("Website").fill("moon.example");
+    await shows(page, "Website must start with https:// or http://");
+
+    await page.getByLabel("Deployer private key").fill("0x1234");
+    await shows(page, "Invalid private key");
+
+    await importOneWallet(page);
+    await page.getByLabel("Sniper address").fill("0x000000000000000000000000000000000000dEaD");
+    await shows(page, "Address must be one of the imported wallet addresses");
+    await page.getByLabel("Delay", { exact: true }).fill("soon");
+    await shows(page, "Please enter a valid delay");
+  });
+
+  it("refuses a logo that is not an image or is 5MB or more", async () => {
+    const { page } = browser;
+    await getFreeAccess(page, server.url);
+
+    await upload(page, "Logo", "notes.txt", "text/plain", "not a picture");
+    await shows(page, "Please upload an image file");
+
+    await page.getByLabel("Logo").setInputFiles({
+      name: "huge.png",
+      mimeType: "image/png",
+      buffer: Buffer.alloc(5 * 1024 * 1024 + 1),
+    });
+    await shows(page, "Image must be smaller than 5MB");
+    await page.getByText("no logo").waitFor();
+  });
+
+  it("refuses bad wallet files and key lists with their messages", async () => {
+    const { page } = browser;
+    await getFreeAccess(page, server.url);
+    const file = "Wallet JSON file";
+
+    await upload(page, file, "wallets.txt", "text/plain", "[]");
+    await shows(page, "Please upload a JSON file");
+    await upload(page, file, "wallets.json", "application/json", '{"address":"0x1"}');
+    await shows(page, "Invalid format: File must contain an array");
+    await upload(page, file, "bad.json", "application/json", '[{"key":"0x1"}, 42]');
+    await shows(page, "Invalid format: Must match either Wagyu or simple format");
+    await upload(page, file, "keys.json", "application/json", '["0x1234"]');
+    await shows(page, "No valid private keys entered");
+    await page.getByText("wallets loaded").waitFor({ state: "detached" });
+    // The import's own toast must not be mistaken for the upload's.
+    await page.getByText("No valid private keys entered").waitFor({ state: "detached" });
+
+    await button(page, "[import keys]").click();
+    await page.getByLabel("Private keys").fill("nope, 0x1234, 0xzz");
+    await button(page, "Import").click();
+    await shows(page, "No valid private keys entered");
+    await page.getByLabel("Private keys").waitFor();
+  });
+
+  it("refuses to save or pay a draft that misses a required field", async () => {
+    const { page } = browser;
+    await getFreeAccess(page, server.url);
+
+    await importOneWallet(page);
+    await page.getByLabel("Min buy").fill("0.01");
+    await page.getByLabel("Max buy").fill("0.02");
+    await button(page, "Generate Amounts").click();
+    await button(page, "[fund all]").click();
+    await button(page, "Pay Now").waitFor({ timeout: 60_000 });
+
+    await button(page, "Save as Draft").click();
+    await shows(page, "Please enter a token name");
+    await page.getByLabel("Token name").fill("Moon Cat");
+    await button(page, "Save as Draft").click();
+    await shows(page, "Please enter a token ticker");
+    await page.getByLabel("Ticker").fill("MCAT");
+    await button(page, "Save as Draft").click();
+    await shows(page, "Please enter a token description");
+    await page.getByLabel("Description").fill("A cat that goes to the moon.");
+
+    await button(page, "Pay Now").click();
+    await shows(page, "Please upload a logo");
+    await page
+      .getByLabel("Logo")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: tinyPng });
+    await page.getByAltText("Token logo preview").waitFor();
+    await button(page, "Pay Now").click();
+    await shows(page, "Invalid deployer private key");
+    await page.getByLabel("Deployer private key").fill(generatePrivateKey());
+    await page.getByLabel("Tip", { exact: true }).fill("");
+    await button(page, "Pay Now").click();
+    await shows(page, "Please enter a valid tip amount");
+    expect(new URL(page.url()).pathname).not.toBe("/drafts");
+  });
+});

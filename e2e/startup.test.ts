@@ -1,0 +1,71 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPublicClient, http, parseEther } from "viem";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "./support/server.ts";
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "bundler-startup-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const launchpadOf = (output: string) => /launchpad (0x[0-9a-fA-F]{40})/.exec(output)?.[1];
+
+describe("npm start", () => {
+  it("deploys the launchpad once and reuses it, with the superadmin key printed only the first time", async () => {
+    const first = await startServer({ dataDir });
+    const launchpad = launchpadOf(first.output());
+    expect(launchpad).toMatch(/^0x/);
+    expect(first.superadminKey).toMatch(/^lbk_/);
+    await first.stop();
+
+    const second = await startServer({ dataDir });
+    expect(launchpadOf(second.output())).toBe(launchpad);
+    expect(second.superadminKey).toBeNull();
+    await second.stop();
+  });
+
+  it("sends test BNB from the faucet to any address", async () => {
+    const server = await startServer();
+    try {
+      const to = "0x2222222222222222222222222222222222222222";
+      const response = await fetch(`${server.url}/api/dev/faucet`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-auth-key": server.superadminKey ?? "" },
+        body: JSON.stringify({ address: to, amount: "2.5" }),
+      });
+      expect(await response.json()).toMatchObject({ success: true, amount: "2.5" });
+      const client = createPublicClient({ transport: http(server.rpcUrl) });
+      expect(await client.getBalance({ address: to })).toBe(parseEther("2.5"));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("says how to reset when the chain state is gone but the database is not", async () => {
+    rmSync(path.join(dataDir, "chain", "state.json"));
+    const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, DATA_DIR: dataDir, PORT: "0", ANVIL_PORT: "27991", DATABASE_URL: "" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      `the local chain state in ${path.join(dataDir, "chain")} is gone`,
+    );
+    expect(result.stderr).toContain(`Delete ${dataDir} to start again`);
+  });
+
+  it("stops with one line naming every bad variable", () => {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, CHAIN: "ethereum", PORT: "http", DATA_DIR: dataDir },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^Cannot start: invalid configuration: .*PORT.*CHAIN="ethereum"/);
+  });
+});

@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { getFreePort } from "@bundler/chain";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** The local chain's JSON-RPC endpoint. */
+  rpcUrl: string;
+  dataDir: string;
+  /** Printed by the first start of an empty data dir. */
+  superadminKey: string | null;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server the way `npm start` does (embedded database, local chain),
+ * in its own data dir, on free ports.
+ */
+export const startServer = async (
+  options: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
+): Promise<RunningServer> => {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "bundler-e2e-"));
+  const port = options.port ?? (await getFreePort());
+  const anvilPort = await getFreePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "apps/server/src/main.ts")],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        ANVIL_PORT: String(anvilPort),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        FREE_KEY_LIMIT_PER_HOUR: "1000",
+        DATABASE_URL: "",
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server not ready in 60 s:\n${output}`)),
+      60_000,
+    );
+    const check = () => {
+      if (output.includes("is ready at")) {
+        clearTimeout(timer);
+        child.stdout?.off("data", check);
+        setTimeout(resolve, 50);
+      }
+    };
+    child.stdout?.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const superadminKey = /Superadmin access key[^:]*: (\S+)/.exec(output)?.[1] ?? null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    rpcUrl: `http://127.0.0.1:${anvilPort}`,
+    dataDir,
+    superadminKey,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGINT");
+        await exited;
+      }
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};

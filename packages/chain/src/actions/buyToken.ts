@@ -1,0 +1,104 @@
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
+import { type Address, encodeFunctionData, type Hash, type LocalAccount } from "viem";
+import { quoteBuyOn } from "./quoteBuy.ts";
+import { routerAbi } from "./routerAbi.ts";
+import {
+  type AnyClient,
+  assertCanPay,
+  estimateWriteGas,
+  readWriteContext,
+  sendSigned,
+  withMargin,
+} from "./signedWrite.ts";
+import {
+  minimumAfterSlippage,
+  readTradeRoute,
+  swapDeadline,
+  type TradeQuote,
+  type TradeRoute,
+} from "./tradeRoute.ts";
+
+export interface BuyTokenParameters {
+  account: LocalAccount;
+  /** TokenManager2 (or the local launchpad): curve buys go here. */
+  launchpad: Address;
+  helper: Address;
+  /** The DEX router and WBNB: graduated tokens are bought through the WBNB → token pair. */
+  router: Address;
+  weth: Address;
+  token: Address;
+  /** BNB to spend, fee included (a buy that fills the curve gets the unspent part back). */
+  funds: bigint;
+  /**
+   * How many fewer tokens than quoted still go through, in basis points (default 500n = 5%);
+   * a negative value demands more than the quote.
+   */
+  slippageBps?: bigint;
+  /** Overrides the node's gas price (wei). */
+  gasPrice?: bigint;
+}
+
+export interface BuyTokenReturnType {
+  hash: Hash;
+  route: TradeRoute;
+  /** The price the buy was sent at; it got at least `amountOut` less the slippage. */
+  quote: TradeQuote;
+}
+
+/**
+ * Buys `token` for `funds` BNB and waits until it is mined: `buyTokenAMAP` on the curve,
+ * `swapExactETHForTokens` on the DEX once the token graduated, at least the quote less
+ * the slippage either way. Signed offline (legacy, pending nonce); throws
+ * InsufficientFundsError with the shortfall, or RevertError with the launchpad's reason.
+ *
+ * @example
+ * const { hash, route } = await buyToken(client, {
+ *   account, launchpad, helper, router, weth, token, funds: parseEther("0.1"), slippageBps: 300n,
+ * });
+ */
+export const buyToken = async (
+  client: AnyClient,
+  params: BuyTokenParameters,
+): Promise<BuyTokenReturnType> => {
+  const { account, launchpad, router, weth, token, funds, slippageBps = 500n } = params;
+  const { route } = await readTradeRoute(client, params);
+  const [quote, context] = await Promise.all([
+    quoteBuyOn(client, route, params),
+    readWriteContext(client, account.address, params.gasPrice),
+  ]);
+  const minAmount = minimumAfterSlippage(quote.amountOut, slippageBps);
+  const request =
+    route === "curve"
+      ? {
+          to: launchpad,
+          value: funds,
+          data: encodeFunctionData({
+            abi: LaunchpadManagerArtifact.abi,
+            functionName: "buyTokenAMAP",
+            args: [token, funds, minAmount],
+          }),
+        }
+      : {
+          to: router,
+          value: funds,
+          data: encodeFunctionData({
+            abi: routerAbi,
+            functionName: "swapExactETHForTokens",
+            args: [minAmount, [weth, token], account.address, await swapDeadline(client)],
+          }),
+        };
+  const gas = withMargin(
+    await estimateWriteGas(client, account.address, context.balance, request, "buy"),
+  );
+  assertCanPay(account.address, context.balance, funds + gas * context.gasPrice);
+  const receipt = await sendSigned(client, {
+    ...request,
+    account,
+    chainId: context.chainId,
+    nonce: context.nonce,
+    gas,
+    gasPrice: context.gasPrice,
+    context: "buy",
+  });
+  return { hash: receipt.transactionHash, route, quote };
+};

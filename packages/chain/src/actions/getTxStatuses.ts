@@ -1,0 +1,95 @@
+import { decodeErrorResult, type Hex, hexToBigInt } from "viem";
+import { describeRevert } from "../errors.ts";
+import { rpcBatch } from "./rpcBatch.ts";
+
+export interface GetTxStatusesParameters {
+  hashes: readonly Hex[];
+}
+
+export type TxStatus =
+  | { hash: Hex; status: "pending" }
+  | { hash: Hex; status: "success"; blockNumber: bigint }
+  | { hash: Hex; status: "failed"; blockNumber: bigint; reason: string };
+
+export type GetTxStatusesReturnType = TxStatus[];
+
+interface Receipt {
+  status: Hex;
+  blockNumber: Hex;
+}
+interface Transaction {
+  from: Hex;
+  to: Hex | null;
+  input: Hex;
+  value: Hex;
+  gas: Hex;
+}
+
+/**
+ * Statuses of many transactions in one RPC round trip; failed ones are replayed
+ * (one more batch) to decode why they reverted.
+ *
+ * @example
+ * const statuses = await getTxStatuses(rpcUrl, { hashes });
+ */
+export const getTxStatuses = async (
+  rpcUrl: string,
+  { hashes }: GetTxStatusesParameters,
+): Promise<GetTxStatusesReturnType> => {
+  const receipts = await rpcBatch<Receipt | null>(
+    rpcUrl,
+    hashes.map((hash) => ({ method: "eth_getTransactionReceipt", params: [hash] })),
+  );
+  const failed = hashes.filter((_, i) => receipts[i]?.result?.status === "0x0");
+  const reasons = new Map(
+    (await explainFailures(rpcUrl, failed)).map((reason, i) => [failed[i], reason] as const),
+  );
+  return hashes.map((hash, i): TxStatus => {
+    const receipt = receipts[i]?.result;
+    if (!receipt) return { hash, status: "pending" };
+    const blockNumber = hexToBigInt(receipt.blockNumber);
+    if (receipt.status === "0x1") return { hash, status: "success", blockNumber };
+    return {
+      hash,
+      status: "failed",
+      blockNumber,
+      reason: reasons.get(hash) ?? "execution reverted",
+    };
+  });
+};
+
+/** Replays each failed transaction against the state before its block to read the revert reason. */
+const explainFailures = async (rpcUrl: string, hashes: Hex[]): Promise<string[]> => {
+  if (hashes.length === 0) return [];
+  const transactions = await rpcBatch<Transaction & { blockNumber: Hex }>(
+    rpcUrl,
+    hashes.map((hash) => ({ method: "eth_getTransactionByHash", params: [hash] })),
+  );
+  const replays = await rpcBatch<Hex>(
+    rpcUrl,
+    transactions.map(({ result: tx }) => ({
+      method: "eth_call",
+      params: tx
+        ? [
+            { from: tx.from, to: tx.to, data: tx.input, value: tx.value, gas: tx.gas },
+            `0x${(hexToBigInt(tx.blockNumber) - 1n).toString(16)}`,
+          ]
+        : [{}, "latest"],
+    })),
+  );
+  return replays.map((replay) => {
+    const data = (replay.error?.data as Hex | undefined) ?? undefined;
+    if (data && data.length > 2) {
+      try {
+        const decoded = decodeErrorResult({ data });
+        return describeRevert(String(decoded.args?.[0] ?? decoded.errorName));
+      } catch {
+        return data;
+      }
+    }
+    const message = replay.error?.message?.replace(/^execution reverted:?\s*/, "");
+    return message
+      ? describeRevert(message)
+      : "execution reverted (it succeeds when replayed alone)";
+  });
+};

@@ -1,0 +1,49 @@
+import { type Address, isAddressEqual, zeroAddress } from "viem";
+import { getBlock } from "viem/actions";
+import { ChainError, UnsupportedTokenError } from "../errors.ts";
+import { type GetTokenInfoReturnType, getTokenInfo } from "./getTokenInfo.ts";
+import type { AnyClient } from "./signedWrite.ts";
+
+/** Where a token trades: on the launchpad's bonding curve, or on the DEX once it graduated. */
+export type TradeRoute = "curve" | "dex";
+
+/** A buy or sell priced the way it will execute. */
+export interface TradeQuote {
+  route: TradeRoute;
+  /** BNB spent (buy) or tokens sold (sell, rounded down to whole gwei units on the curve). */
+  amountIn: bigint;
+  /** Tokens received (buy) or BNB received after the fee (sell). */
+  amountOut: bigint;
+  /** The launchpad's trading fee in BNB; 0n on the DEX, whose LP fee is inside the price. */
+  fee: bigint;
+}
+
+/**
+ * Reads the token and says where it trades now, refusing tokens this code cannot trade:
+ * TokenManager V1 tokens, tokens quoted in something other than BNB, and (when `launchpad`
+ * is given) tokens of another launchpad.
+ */
+export const readTradeRoute = async (
+  client: AnyClient,
+  params: { helper: Address; token: Address; launchpad?: Address },
+): Promise<{ info: GetTokenInfoReturnType; route: TradeRoute }> => {
+  const { token, launchpad } = params;
+  const info = await getTokenInfo(client, params);
+  if (info.version !== 2n)
+    throw new UnsupportedTokenError(token, `it belongs to TokenManager V${info.version}`);
+  if (!isAddressEqual(info.quote, zeroAddress))
+    throw new UnsupportedTokenError(token, `it is quoted in ${info.quote}, not BNB`);
+  if (launchpad && !isAddressEqual(info.tokenManager, launchpad))
+    throw new UnsupportedTokenError(token, `it trades on ${info.tokenManager}, not ${launchpad}`);
+  return { info, route: info.liquidityAdded ? "dex" : "curve" };
+};
+
+/** The least `amount` may become: `slippageBps` 500n allows 5% less. */
+export const minimumAfterSlippage = (amount: bigint, slippageBps: bigint): bigint => {
+  if (slippageBps > 10_000n) throw new ChainError("slippage cannot exceed 100%");
+  return (amount * (10_000n - slippageBps)) / 10_000n;
+};
+
+/** A DEX swap deadline `seconds` after the latest block (chain time, not this machine's). */
+export const swapDeadline = async (client: AnyClient, seconds = 120n): Promise<bigint> =>
+  (await getBlock(client, { blockTag: "latest" })).timestamp + seconds;

@@ -1,0 +1,216 @@
+import {
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+  parseGwei,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devAccount } from "./devAccounts.ts";
+import { type StartDevBuilderReturnType, startDevBuilder } from "./devBuilder.ts";
+import { getFreePort } from "./getFreePort.ts";
+import { type StartAnvilReturnType, startAnvil } from "./startAnvil.ts";
+
+const FUNDER = devAccount(0);
+const TIP: Address = "0x000000000000000000000000000000000000bEEF";
+const REVERTER: Address = "0x00000000000000000000000000000000DeaDBeef";
+
+let anvil: StartAnvilReturnType;
+let builder: StartDevBuilderReturnType;
+let client: ReturnType<typeof createPublicClient>;
+
+const rpc = async (url: string, method: string, params: unknown[]) => {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+};
+
+beforeAll(async () => {
+  anvil = await startAnvil({
+    port: await getFreePort(),
+    chainId: 31337,
+    blockTime: 1,
+    stateFile: null,
+  });
+  builder = await startDevBuilder({
+    rpcUrl: anvil.rpcUrl,
+    tipAddress: TIP,
+    minTip: parseEther("0.0005"),
+    maxTxs: 50,
+    blockTime: 1,
+  });
+  client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
+  // A contract whose every call reverts: PUSH1 0 PUSH1 0 REVERT.
+  await rpc(anvil.rpcUrl, "anvil_setCode", [REVERTER, "0x60006000fd"]);
+});
+afterAll(async () => {
+  await builder.close();
+  await anvil.stop();
+});
+
+const signTransfer = (nonce: number, to: Address, value: bigint, gas = 21_000n): Promise<Hex> =>
+  FUNDER.signTransaction({
+    chainId: 31337,
+    nonce,
+    to,
+    value,
+    gas,
+    gasPrice: parseGwei("3"),
+    type: "legacy",
+  });
+
+const nextNonce = () =>
+  client.getTransactionCount({ address: FUNDER.address, blockTag: "pending" });
+
+describe("the dev builder", () => {
+  it("lands every transaction of a bundle in one block, in order", async () => {
+    const nonce = await nextNonce();
+    const recipients = Array.from(
+      { length: 10 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+    const txs = await Promise.all([
+      ...recipients.map((to, i) => signTransfer(nonce + i, to, parseEther("0.01"))),
+      signTransfer(nonce + recipients.length, TIP, parseEther("0.001")),
+    ]);
+    const answer = await rpc(builder.url, "eth_sendBundle", [
+      { txs, maxBlockNumber: Number(await client.getBlockNumber()) + 10 },
+    ]);
+    expect(answer.error).toBeUndefined();
+    const receipts = await Promise.all(
+      hashes(txs).map((hash) => client.getTransactionReceipt({ hash })),
+    );
+    expect(new Set(receipts.map((r) => r.blockNumber)).size).toBe(1);
+    expect(receipts.map((r) => r.transactionIndex)).toEqual(txs.map((_, i) => i));
+    for (const to of recipients)
+      expect(await client.getBalance({ address: to })).toBe(parseEther("0.01"));
+  });
+
+  it("leaves no trace when one transaction would revert, and names it", async () => {
+    const nonce = await nextNonce();
+    const head = await client.getBlockNumber();
+    const victim = privateKeyToAccount(generatePrivateKey()).address;
+    const txs = [
+      await signTransfer(nonce, victim, parseEther("1")),
+      await signTransfer(nonce + 1, REVERTER, 0n, 100_000n),
+      await signTransfer(nonce + 2, TIP, parseEther("0.001")),
+    ];
+    const answer = await rpc(builder.url, "eth_sendBundle", [{ txs }]);
+    expect(answer.error?.message).toMatch(
+      new RegExp(`^transaction 1 \\(${hashes(txs)[1]}\\) would revert`),
+    );
+    expect(await client.getBalance({ address: victim })).toBe(0n);
+    expect(await nextNonce()).toBe(nonce);
+    for (const hash of hashes(txs)) {
+      await expect(client.getTransactionReceipt({ hash })).rejects.toThrow();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await client.getBlockNumber()).toBeGreaterThan(head);
+    expect(await client.getBalance({ address: victim })).toBe(0n);
+  });
+
+  it("includes a reverting transaction the bundle allows to revert", async () => {
+    const nonce = await nextNonce();
+    const txs = [
+      await signTransfer(nonce, REVERTER, 0n, 100_000n),
+      await signTransfer(nonce + 1, TIP, parseEther("0.001")),
+    ];
+    const answer = await rpc(builder.url, "eth_sendBundle", [
+      { txs, revertingTxHashes: [hashes(txs)[0]] },
+    ]);
+    expect(answer.error).toBeUndefined();
+    const receipt = await client.getTransactionReceipt({ hash: hashes(txs)[0] as Hex });
+    expect(receipt.status).toBe("reverted");
+  });
+
+  it("refuses a bundle whose tip is below the minimum", async () => {
+    const nonce = await nextNonce();
+    const txs = [await signTransfer(nonce, TIP, parseEther("0.0001"))];
+    const answer = await rpc(builder.url, "eth_sendBundle", [{ txs }]);
+    expect(answer.error?.message).toMatch(/^bundle tip too low/);
+    expect(await nextNonce()).toBe(nonce);
+  });
+
+  it("refuses a bundle larger than its cap", async () => {
+    const nonce = await nextNonce();
+    const txs = await Promise.all(
+      Array.from({ length: 51 }, (_, i) => signTransfer(nonce + i, TIP, parseEther("0.001"))),
+    );
+    const answer = await rpc(builder.url, "eth_sendBundle", [{ txs }]);
+    expect(answer.error?.message).toBe(
+      "bundle too large: 51 transactions, this builder takes at most 50",
+    );
+  });
+
+  it("refuses a bundle past its maxBlockNumber", async () => {
+    const nonce = await nextNonce();
+    const txs = [await signTransfer(nonce, TIP, parseEther("0.001"))];
+    const answer = await rpc(builder.url, "eth_sendBundle", [{ txs, maxBlockNumber: 1 }]);
+    expect(answer.error?.message).toMatch(/^bundle expired/);
+  });
+
+  it("answers malformed requests with JSON-RPC errors", async () => {
+    expect((await rpc(builder.url, "eth_sendBundle", [{ txs: [] }])).error).toEqual({
+      code: -32602,
+      message: "invalid txs: expected a non-empty array",
+    });
+    expect((await rpc(builder.url, "eth_sendBundle", [{ txs: ["0x1234"] }])).error?.code).toBe(
+      -32602,
+    );
+    expect((await rpc(builder.url, "eth_sendBundle", [{ txs: ["nothex"] }])).error?.code).toBe(
+      -32602,
+    );
+    expect(
+      (await rpc(builder.url, "eth_sendBundle", [{ txs: ["0x01"], revertingTxHashes: ["x"] }]))
+        .error?.code,
+    ).toBe(-32602);
+  });
+
+  it("passes other methods through to the node", async () => {
+    const answer = await rpc(builder.url, "eth_chainId", []);
+    expect(answer.result).toBe("0x7a69");
+  });
+
+  it("never lets two bundles sent at once share a block", async () => {
+    const nonce = await nextNonce();
+    const second = privateKeyToAccount(generatePrivateKey());
+    await rpc(anvil.rpcUrl, "anvil_setBalance", [second.address, "0xDE0B6B3A7640000"]);
+    const bundleA = [
+      await signTransfer(nonce, TIP, parseEther("0.001")),
+      await signTransfer(nonce + 1, TIP, parseEther("0.001")),
+    ];
+    const bundleB = await Promise.all(
+      [0, 1].map((i) =>
+        second.signTransaction({
+          chainId: 31337,
+          nonce: i,
+          to: TIP,
+          value: parseEther("0.001"),
+          gas: 21_000n,
+          gasPrice: parseGwei("3"),
+          type: "legacy",
+        }),
+      ),
+    );
+    const answers = await Promise.all(
+      [bundleA, bundleB].map((txs) => rpc(builder.url, "eth_sendBundle", [{ txs }])),
+    );
+    expect(answers.map((a) => a.error)).toEqual([undefined, undefined]);
+    const blocks = await Promise.all(
+      [...hashes(bundleA), ...hashes(bundleB)].map(
+        async (hash) => (await client.getTransactionReceipt({ hash })).blockNumber,
+      ),
+    );
+    expect(blocks[0]).toBe(blocks[1]);
+    expect(blocks[2]).toBe(blocks[3]);
+    expect(blocks[0]).not.toBe(blocks[2]);
+  });
+});
+
+const hashes = (txs: Hex[]) => txs.map((tx) => keccak256(tx));

@@ -1,0 +1,125 @@
+import { type Address, formatEther } from "viem";
+
+/** Every chain failure a user may see: a literal name and a short human message. */
+export class ChainError extends Error {
+  override name = "ChainError";
+  constructor(readonly shortMessage: string) {
+    super(shortMessage);
+  }
+}
+
+/** four.meme's revert codes (and ours), in words a launcher understands. */
+export const REVERT_MESSAGES: Record<string, string> = {
+  GW: "the token amount must be a whole number of gwei units",
+  ZA: "the amount is zero",
+  TO: "trading is closed on the launchpad for this token (it graduated to the DEX, or has not opened yet)",
+  Slippage: "the price moved past the slippage limit",
+  "More BNB": "not enough BNB was sent for this buy",
+  FR: "the fee rate is not allowed",
+  SO: "the curve has sold out",
+  A: "this token must be bought another way",
+  Signer: "the launch arguments are not signed by the launch signer",
+  Request: "these launch arguments were already used",
+  Creator: "the launch arguments belong to another creator",
+  Value: "the BNB sent does not match the amount",
+  Token: "this token does not belong to the launchpad",
+  // The DEX routers' own words, for tokens that graduated (Uniswap V2 locally, PancakeSwap on BSC).
+  ...Object.fromEntries(
+    ["UniswapV2", "Pancake"].flatMap((dex) => [
+      [`${dex}Router: INSUFFICIENT_OUTPUT_AMOUNT`, "the price moved past the slippage limit"],
+      [`${dex}Router: EXPIRED`, "the swap's deadline passed before it was mined"],
+      [`${dex}Library: INSUFFICIENT_INPUT_AMOUNT`, "the amount is zero"],
+      [`${dex}Library: INSUFFICIENT_LIQUIDITY`, "the DEX pool has no liquidity for this token"],
+    ]),
+  ),
+};
+
+export const describeRevert = (reason: string): string => REVERT_MESSAGES[reason] ?? reason;
+
+export class RevertError extends ChainError {
+  override name = "RevertError" as const;
+  constructor(
+    readonly reason: string,
+    readonly context?: string,
+  ) {
+    super(`${context ? `${context}: ` : ""}reverted: ${describeRevert(reason)}`);
+  }
+}
+
+export class InsufficientFundsError extends ChainError {
+  override name = "InsufficientFundsError" as const;
+  constructor(
+    readonly address: Address,
+    readonly shortfall: bigint,
+  ) {
+    super(`insufficient balance: wallet ${address} needs ${formatEther(shortfall)} BNB more`);
+  }
+}
+
+export class BundleRejectedError extends ChainError {
+  override name = "BundleRejectedError" as const;
+  constructor(readonly reasons: Array<{ builder: string; reason: string }>) {
+    super(
+      `builder refused the bundle: ${reasons.map((r) => `${r.builder}: ${r.reason}`).join("; ")}`,
+    );
+  }
+}
+
+export class BundleTimeoutError extends ChainError {
+  override name = "BundleTimeoutError" as const;
+  constructor(
+    readonly lastBlockChecked: bigint,
+    readonly maxBlockNumber: bigint,
+  ) {
+    super(
+      `bundle not included by block ${maxBlockNumber} (last block checked: ${lastBlockChecked})`,
+    );
+  }
+}
+
+/** The revert string inside a viem error, if any. */
+export const revertReasonOf = (error: unknown): string | null => {
+  let current: unknown = error;
+  while (current && typeof current === "object") {
+    const candidate = current as { reason?: unknown; data?: { args?: unknown[] }; cause?: unknown };
+    if (typeof candidate.reason === "string" && candidate.reason) return candidate.reason;
+    const arg = candidate.data?.args?.[0];
+    if (typeof arg === "string") return arg;
+    current = candidate.cause;
+  }
+  return null;
+};
+
+export class InsufficientTokensError extends ChainError {
+  override name = "InsufficientTokensError" as const;
+  constructor(
+    readonly address: Address,
+    readonly token: Address,
+    readonly shortfall: bigint,
+  ) {
+    super(
+      `insufficient tokens: wallet ${address} needs ${formatEther(shortfall)} more of token ${token}`,
+    );
+  }
+}
+
+/** A token our trading code must not touch: unknown, another launchpad's, or not quoted in BNB. */
+export class UnsupportedTokenError extends ChainError {
+  override name = "UnsupportedTokenError" as const;
+  constructor(
+    readonly token: Address,
+    readonly reason: string,
+  ) {
+    super(`token ${token} cannot be traded here: ${reason}`);
+  }
+}
+
+export class TransactionTimeoutError extends ChainError {
+  override name = "TransactionTimeoutError" as const;
+  constructor(
+    readonly hash: `0x${string}`,
+    readonly timeoutMs: number,
+  ) {
+    super(`transaction ${hash} was not mined within ${Math.round(timeoutMs / 1000)} s`);
+  }
+}

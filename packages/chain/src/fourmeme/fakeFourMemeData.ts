@@ -1,0 +1,102 @@
+import { concat, type Hex, keccak256, stringToHex } from "viem";
+import { z } from "zod";
+import type { FakeCreateRequest } from "./fakeFourMemeServer.ts";
+import { addressSchema } from "./schemas.ts";
+import { type FourMemeCreateArgs, fourMemeLabels } from "./types.ts";
+
+/** What the fake four.meme server checks and answers with. */
+
+/** The image format, when both the declared type and the first bytes say image. */
+export const imageKind = (type: string, bytes: Uint8Array) => {
+  if (!type.startsWith("image/")) return undefined;
+  const starts = (...prefix: number[]) => prefix.every((byte, i) => bytes[i] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return "png";
+  if (starts(0xff, 0xd8, 0xff)) return "jpg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "gif";
+  if (starts(0x42, 0x4d)) return "bmp";
+  const webp = [0x57, 0x45, 0x42, 0x50].every((byte, i) => bytes[8 + i] === byte);
+  if (starts(0x52, 0x49, 0x46, 0x46) && webp) return "webp";
+  return undefined;
+};
+
+export const deterministicCreateArgs = ({
+  creator,
+  body,
+}: FakeCreateRequest): FourMemeCreateArgs => {
+  const createArg = keccak256(
+    stringToHex(
+      JSON.stringify([creator, body.name, body.shortName, body.launchTime, body.preSale]),
+    ),
+  );
+  const digest = keccak256(createArg);
+  const signature: Hex = concat([digest, keccak256(digest), "0x1b"]);
+  return { createArg, signature };
+};
+
+export const nonceBodySchema = z.object({
+  accountAddress: addressSchema,
+  verifyType: z.literal("LOGIN"),
+  networkCode: z.literal("BSC"),
+});
+
+export const loginBodySchema = z.object({
+  region: z.string(),
+  langType: z.string(),
+  walletName: z.string(),
+  verifyInfo: z.object({
+    address: addressSchema,
+    networkCode: z.literal("BSC"),
+    verifyType: z.literal("LOGIN"),
+    signature: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]+$/)
+      .transform((value) => value as Hex),
+  }),
+});
+
+export const createBodySchema = z.looseObject({
+  name: z.string().min(1),
+  shortName: z.string().min(1),
+  desc: z.string(),
+  imgUrl: z.string(),
+  launchTime: z.number().int().positive(),
+  label: z.enum(fourMemeLabels),
+  lpTradingFee: z.literal(0.0025),
+  webUrl: z.string(),
+  twitterUrl: z.string(),
+  telegramUrl: z.string(),
+  preSale: z.string().regex(/^\d+(\.\d+)?$/),
+  feePlan: z.boolean(),
+  raisedToken: z.looseObject({ symbol: z.string() }),
+});
+
+/** Modelled on the entries four.meme's `GET /public/config` lists. */
+export const defaultRaisedTokens: Record<string, unknown>[] = [
+  {
+    symbol: "USDT",
+    nativeSymbol: "USDT",
+    symbolAddress: "0x55d398326f99059fF775485246999027B3197955",
+    totalBAmount: "12000",
+    totalAmount: "1000000000",
+    saleRate: "0.8",
+    networkCode: "BSC",
+    status: "PUBLISH",
+  },
+  {
+    symbol: "BNB",
+    nativeSymbol: "BNB",
+    symbolAddress: "0xbb4CdB9CBd36B01bD1cBaEBF2De08d9173bc095c",
+    deployCost: "0",
+    buyFee: "0.01",
+    sellFee: "0.01",
+    minTradeFee: "0",
+    b0Amount: "8",
+    totalBAmount: "24",
+    totalAmount: "1000000000",
+    saleRate: "0.8",
+    reservedNumber: 10,
+    networkCode: "BSC",
+    platform: "MEME",
+    status: "PUBLISH",
+  },
+];

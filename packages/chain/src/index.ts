@@ -1,0 +1,127 @@
+export {
+  type BuyTokenParameters,
+  type BuyTokenReturnType,
+  buyToken,
+} from "./actions/buyToken.ts";
+export {
+  type EmptyWalletParameters,
+  type EmptyWalletReturnType,
+  emptyWallet,
+} from "./actions/emptyWallet.ts";
+export {
+  type GetBalancesParameters,
+  type GetBalancesReturnType,
+  getBalances,
+} from "./actions/getBalances.ts";
+export { getBnbPrice } from "./actions/getBnbPrice.ts";
+export {
+  type GetTokenInfoParameters,
+  type GetTokenInfoReturnType,
+  getTokenInfo,
+} from "./actions/getTokenInfo.ts";
+export {
+  type GetTxStatusesReturnType,
+  getTxStatuses,
+  type TxStatus,
+} from "./actions/getTxStatuses.ts";
+export {
+  type LaunchTokenParameters,
+  type LaunchTokenReturnType,
+  launchToken,
+  splitBuyers,
+} from "./actions/launchToken.ts";
+export {
+  type DispersalLeg,
+  HOPS_PER_CHAIN,
+  type PlanDispersalParameters,
+  type PlanDispersalReturnType,
+  planDispersal,
+  TRANSFER_GAS,
+} from "./actions/planDispersal.ts";
+export {
+  type QuoteBuyParameters,
+  type QuoteBuyReturnType,
+  quoteBuy,
+} from "./actions/quoteBuy.ts";
+export {
+  type QuoteSellParameters,
+  type QuoteSellReturnType,
+  quoteSell,
+} from "./actions/quoteSell.ts";
+export { rpcBatch } from "./actions/rpcBatch.ts";
+export {
+  type SellTokenParameters,
+  type SellTokenReturnType,
+  sellToken,
+} from "./actions/sellToken.ts";
+export { signTransfer } from "./actions/signTransfer.ts";
+export { submitBundle } from "./actions/submitBundle.ts";
+export type { TradeQuote, TradeRoute } from "./actions/tradeRoute.ts";
+export {
+  type TransferParameters,
+  type TransferReturnType,
+  transfer,
+} from "./actions/transfer.ts";
+export { waitForBundle } from "./actions/waitForBundle.ts";
+export {
+  type DeployLocalChainParameters,
+  type DeployLocalChainReturnType,
+  deployLocalChain,
+  routerBytecodeFor,
+} from "./dev/deployLocalChain.ts";
+export { DEV_MNEMONIC, devAccount, devPrivateKey } from "./dev/devAccounts.ts";
+export {
+  type StartDevBuilderParameters,
+  type StartDevBuilderReturnType,
+  startDevBuilder,
+} from "./dev/devBuilder.ts";
+export { getFreePort } from "./dev/getFreePort.ts";
+export {
+  anvilBinary,
+  type StartAnvilParameters,
+  type StartAnvilReturnType,
+  startAnvil,
+} from "./dev/startAnvil.ts";
+export {
+  BundleRejectedError,
+  BundleTimeoutError,
+  ChainError,
+  describeRevert,
+  InsufficientFundsError,
+  InsufficientTokensError,
+  REVERT_MESSAGES,
+  RevertError,
+  revertReasonOf,
+  TransactionTimeoutError,
+  UnsupportedTokenError,
+} from "./errors.ts";
+export { createFourMemeClient, fourMemeBaseUrl } from "./fourmeme/createFourMemeClient.ts";
+export { createFourMemeLaunchArgs } from "./fourmeme/createFourMemeLaunchArgs.ts";
+export { createTokenArgs } from "./fourmeme/createTokenArgs.ts";
+export {
+  FourMemeAuthExpiredError,
+  FourMemeError,
+  FourMemeHttpError,
+  FourMemeImageRefusedError,
+  FourMemeResponseError,
+  FourMemeTimeoutError,
+} from "./fourmeme/errors.ts";
+export { type FakeFourMemeServer, startFakeFourMemeServer } from "./fourmeme/fakeFourMemeServer.ts";
+export { getPublicTokenInfo } from "./fourmeme/getPublicTokenInfo.ts";
+export { getRaisedToken } from "./fourmeme/getRaisedToken.ts";
+export { fourMemeLoginMessage, loginFourMeme } from "./fourmeme/loginFourMeme.ts";
+export type {
+  FourMemeClient,
+  FourMemeCreateArgs,
+  FourMemeImage,
+  FourMemePublicTokenInfo,
+  FourMemeTokenDraft,
+} from "./fourmeme/types.ts";
+export { uploadTokenImage } from "./fourmeme/uploadTokenImage.ts";
+export {
+  type BuilderEndpoint,
+  type ChainName,
+  type ChainProfile,
+  explorerTxUrl,
+  profiles,
+} from "./profiles.ts";

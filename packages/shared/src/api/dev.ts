@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { ADDRESS_PATTERN } from "../constants.ts";
+import { defineRoute } from "./common.ts";
+
+/** The largest single faucet payment, in BNB. */
+export const FAUCET_MAX_BNB = 100;
+
+export const faucetRoute = defineRoute({
+  method: "POST",
+  path: "/api/dev/faucet",
+  access: "user",
+  body: z.object({
+    address: z.string().regex(ADDRESS_PATTERN, "Invalid address format"),
+    amount: z
+      .string()
+      .regex(/^\d+(\.\d{1,18})?$/, "amount must be a BNB amount like 1 or 0.25")
+      .refine(
+        (value) => Number(value) > 0 && Number(value) <= FAUCET_MAX_BNB,
+        `amount must be above 0 and at most ${FAUCET_MAX_BNB} BNB`,
+      )
+      .default("1"),
+  }),
+  response: z.object({ success: z.literal(true), hash: z.string(), amount: z.string() }),
+});
+export type FaucetBody = z.input<typeof faucetRoute.body>;

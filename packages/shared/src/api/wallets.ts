@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { defineRoute } from "./common.ts";
+import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS, privateKeySchema } from "./money.ts";
+
+/** A buy range: BNB amounts, or percents of supply (converted to BNB with the curve's quote). */
+const buyRange = {
+  minBuyAmount: bnbAmountSchema,
+  maxBuyAmount: bnbAmountSchema,
+  isPercentage: z.boolean().default(false),
+};
+
+export const walletAmountSchema = z.object({
+  address: addressSchema,
+  /** BNB this wallet spends on its buy (fee included). */
+  buyValue: bnbAmountSchema,
+  /** Tokens the buy is quoted to get on a fresh curve (18-decimal units, as a string). */
+  tokenAmount: z.string(),
+});
+export type WalletAmount = z.infer<typeof walletAmountSchema>;
+
+export const generateWalletsRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/gen",
+  access: "user",
+  body: z.object({
+    walletCount: z
+      .number()
+      .int()
+      .min(1, "Please enter a valid number of wallets (minimum 1)")
+      .max(MAX_BUNDLE_WALLETS),
+    ...buyRange,
+    /** The browser's RSA-2048 public key, SPKI, base64. */
+    publicKey: z.string().min(100).max(2000),
+  }),
+  response: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    /** base64 of JSON {encryptedKey, iv, encryptedData}: RSA-OAEP(SHA-256)-wrapped AES-GCM key over JSON [{address, privateKey}]. */
+    encryptedKeys: z.string(),
+    wallets: z.array(
+      z.object({ address: addressSchema, bnbAmount: walletAmountSchema.omit({ address: true }) }),
+    ),
+  }),
+});
+
+export const generateAmountsRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/gen/amounts",
+  access: "user",
+  body: z.object({ wallets: z.array(addressSchema).min(1).max(MAX_BUNDLE_WALLETS), ...buyRange }),
+  response: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    bnbAmounts: z.array(walletAmountSchema),
+  }),
+});
+
+export const walletBalancesRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/balances",
+  access: "user",
+  body: z.object({ addresses: z.array(addressSchema).min(1).max(500) }),
+  response: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    /** BNB balances as decimal strings, in the order asked. */
+    balances: z.array(z.object({ address: addressSchema, balance: bnbAmountSchema })),
+  }),
+});
+
+export const importWalletsRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/import",
+  access: "user",
+  body: z.object({ privateKeys: z.array(z.string()).min(1).max(MAX_BUNDLE_WALLETS) }),
+  response: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    /** The valid keys' addresses; invalid keys are dropped. */
+    wallets: z.array(z.object({ address: addressSchema, privateKey: privateKeySchema })),
+  }),
+});

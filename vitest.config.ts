@@ -1,0 +1,42 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * One runner for everything. `unit` is pure logic; `integration` talks to a real
+ * anvil and a real database; `e2e` drives Debian's Chromium against the real server.
+ */
+export default defineConfig({
+  test: {
+    reporters: ["default", "./scripts/summary-reporter.ts"],
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
+          environment: "node",
+          globalSetup: ["./scripts/test-global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
