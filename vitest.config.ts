@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * One runner for everything. `unit` is pure logic; `integration` talks to a real
- * anvil and a real database; `e2e` drives Debian's Chromium against the real server.
+ * One runner for everything. `unit` is pure logic; `web` renders the web app's components
+ * in jsdom against msw handlers; `integration` talks to a real anvil and a real database;
+ * `e2e` drives Debian's Chromium against the real server.
  */
 export default defineConfig({
   test: {
@@ -14,6 +15,14 @@ export default defineConfig({
           include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
           environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "web",
+          include: ["apps/web/src/**/*.test.tsx"],
+          environment: "jsdom",
+          setupFiles: ["./apps/web/src/testing/setup.ts"],
         },
       },
       {

@@ -1,7 +1,8 @@
 // Launch bundles on a fresh local chain (anvil, blockTime 1) through the dev builder
 // (cap 60): the time launchToken takes to build, sign and submit a 50-wallet bundle, phase
 // by phase, and the inclusion rate over 20 launches, each checked on chain (create, 50 buys
-// and the tip all in one block, in order, all successful). Prints figures; asserts nothing.
+// and the tip all in one block, in order, all successful). Prints figures, then exits
+// non-zero unless all 20 launches landed in one block each, so a regression is visible.
 import { getTxStatuses, type LaunchTokenReturnType, launchToken } from "@bundler/chain";
 import { createPublicClient, type Hex, http, keccak256, parseEther } from "viem";
 import {
@@ -185,11 +186,11 @@ const main = async () => {
   say();
   say(`launchToken phases over ${ok.length} included launches (ms from the call):`);
   row(
-    "simulate the create",
+    "simulate the bundle (eth_simulateV1)",
     pick((r) => r.simulated),
   );
   row(
-    "quote, estimate, check funds, sign 51 txs",
+    "check funds, read nonces, sign 51 txs",
     pick((r) => r.sending - r.simulated),
   );
   row(
@@ -235,6 +236,10 @@ const main = async () => {
         : `${oneBlock}/${RUNS} with create + ${WALLETS} buys + tip in one block`),
   );
   say(`bench took ${((performance.now() - startedAt) / 1000).toFixed(0)} s`);
+  if (oneBlock !== RUNS) {
+    process.stderr.write(`inclusion regression: ${oneBlock}/${RUNS} launches in one block\n`);
+    process.exitCode = 1;
+  }
 };
 
 try {

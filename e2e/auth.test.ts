@@ -1,4 +1,8 @@
 /// <reference lib="dom" />
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openBrowser, type TestBrowser } from "./support/browser.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
@@ -126,6 +130,43 @@ describe("authentication in the browser", () => {
   });
 });
 
+describe("logged out", () => {
+  it.each(["/drafts", "/wallets", "/referral", "/tools/bumper"])(
+    "a visit to %s shows the blocking modal and not the page",
+    async (route) => {
+      const { page } = browser;
+      await page.goto(`${server.url}${route}`);
+      await modal().getByRole("button", { name: "Get Free Access" }).waitFor();
+      await page.getByText("No auth key found").waitFor();
+      expect(page.url()).toBe(`${server.url}${route}`);
+    },
+  );
+
+  it("a visit to /admin is sent to /", async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(`${server.url}/`);
+    await modal().waitFor();
+  });
+});
+
+const webDist = path.resolve(import.meta.dirname, "../apps/web/dist");
+
+/**
+ * While the server is down, the browser still gets the app's files (as from its cache), so the
+ * app can start; every /api and socket.io request goes to the closed port and is refused.
+ */
+const serveAppFilesOnly = (page: Page, origin: string) =>
+  page.route(`${origin}/**`, async (route) => {
+    const { pathname } = new URL(route.request().url());
+    if (pathname.startsWith("/api/") || pathname.startsWith("/socket.io/")) {
+      return route.continue();
+    }
+    const file = path.join(webDist, pathname);
+    const isFile = file.startsWith(webDist) && existsSync(file) && statSync(file).isFile();
+    return route.fulfill({ path: isFile ? file : path.join(webDist, "index.html") });
+  });
+
 describe("a stored key", () => {
   const DAY_AND_AN_HOUR = 25 * 60 * 60 * 1000;
   const validations = () => {
@@ -140,7 +181,7 @@ describe("a stored key", () => {
     await getFreeAccess();
     const count = validations();
     await browser.page.reload();
-    await browser.page.getByRole("link", { name: "[bundler]" }).waitFor();
+    await browser.page.getByRole("button", { name: "[logout]" }).waitFor();
     expect(count()).toBe(0);
   });
 
@@ -149,7 +190,8 @@ describe("a stored key", () => {
     const count = validations();
     await browser.page.clock.install({ time: Date.now() + DAY_AND_AN_HOUR });
     await browser.page.reload();
-    await browser.page.getByRole("link", { name: "[bundler]" }).waitFor();
+    // The menu renders while the key is being checked; [logout] only once it is accepted.
+    await browser.page.getByRole("button", { name: "[logout]" }).waitFor();
     expect(count()).toBe(1);
     expect(await modal().isVisible()).toBe(false);
   });
@@ -185,6 +227,43 @@ describe("a stored key", () => {
       await modal().waitFor({ timeout: 60_000 });
     } finally {
       await fresh.stop();
+    }
+  });
+
+  it("is kept while the server is offline, and lets the user in once it is back", async () => {
+    const { page } = browser;
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bundler-e2e-offline-"));
+    const own = await startServer({ dataDir });
+    let back: RunningServer | undefined;
+    try {
+      await page.goto(own.url);
+      await page.getByRole("button", { name: "Get Free Access" }).click();
+      await page.getByRole("button", { name: "Continue to App" }).click();
+      await modal().waitFor({ state: "hidden" });
+      await own.stop();
+
+      await serveAppFilesOnly(page, own.url);
+      const count = validations();
+      await page.clock.install({ time: Date.now() + DAY_AND_AN_HOUR });
+      await page.reload();
+      const offline = modal().getByText("Connection Error - The server is currently offline");
+      await offline.waitFor();
+      await modal().getByText("Please try again later or contact support.").waitFor();
+      expect(await modal().getByRole("button", { name: "Get Free Access" }).count()).toBe(0);
+      const asked = count();
+      await modal().getByRole("button", { name: "[retry]" }).click();
+      await expect.poll(count).toBeGreaterThan(asked);
+      await modal().getByRole("button", { name: "[retry]" }).waitFor();
+      expect(await offline.isVisible()).toBe(true);
+
+      // Same port, same data: the automatic retry finds the key valid.
+      back = await startServer({ dataDir, port: own.port });
+      await page.unroute(`${own.url}/**`);
+      await page.getByRole("button", { name: "[logout]" }).waitFor({ timeout: 30_000 });
+      expect(await modal().isVisible()).toBe(false);
+    } finally {
+      await back?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

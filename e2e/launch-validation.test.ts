@@ -21,6 +21,14 @@ afterEach(() => browser.close());
 const shows = (page: Page, message: string) =>
   page.getByText(message, { exact: true }).first().waitFor({ timeout: 5_000 });
 
+/** The message shows as a toast (a field's inline error with the same words does not count). */
+const toasts = (page: Page, message: string) =>
+  page
+    .locator("[data-rht-toaster]")
+    .getByText(message, { exact: true })
+    .first()
+    .waitFor({ timeout: 5_000 });
+
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 
 const upload = (page: Page, label: string, name: string, mimeType: string, content: string) =>
@@ -147,18 +155,36 @@ describe("the create page's validation", () => {
     await shows(page, "Please enter a token description");
     await page.getByLabel("Description").fill("A cat that goes to the moon.");
 
+    // SPEC §5 "Launch execute", checked on Pay Now.
+    await page.getByLabel("Token name").fill("A".repeat(21));
     await button(page, "Pay Now").click();
-    await shows(page, "Please upload a logo");
+    await toasts(page, "Name must be less than 20 characters");
+    await page.getByLabel("Token name").fill("Moon Cat");
+    await page.getByLabel("Ticker").fill("ABCDEFGHIJK");
+    await button(page, "Pay Now").click();
+    await toasts(page, "Ticker must be less than 10 characters");
+    await page.getByLabel("Ticker").fill("MCAT");
+
+    await button(page, "Pay Now").click();
+    await toasts(page, "Please upload a logo");
     await page
       .getByLabel("Logo")
       .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: tinyPng });
     await page.getByAltText("Token logo preview").waitFor();
     await button(page, "Pay Now").click();
-    await shows(page, "Invalid deployer private key");
+    await toasts(page, "Invalid deployer private key");
     await page.getByLabel("Deployer private key").fill(generatePrivateKey());
-    await page.getByLabel("Tip", { exact: true }).fill("");
+
+    const tip = page.getByLabel("Tip", { exact: true });
+    await tip.fill("");
     await button(page, "Pay Now").click();
-    await shows(page, "Please enter a valid tip amount");
+    await toasts(page, "Please enter a tip amount");
+    await tip.fill("abc");
+    await button(page, "Pay Now").click();
+    await toasts(page, "Tip must be a number");
+    await tip.fill("-0.001");
+    await button(page, "Pay Now").click();
+    await toasts(page, "Tip cannot be negative");
     expect(new URL(page.url()).pathname).not.toBe("/drafts");
   });
 });

@@ -1,5 +1,7 @@
 /// <reference lib="dom" />
-import { createPublicClient, http } from "viem";
+import { readFileSync } from "node:fs";
+import { createPublicClient, type Hex, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openBrowser, type TestBrowser } from "./support/browser.ts";
 import { getFreeAccess, tinyPng } from "./support/flows.ts";
@@ -17,22 +19,32 @@ beforeEach(async () => {
 });
 afterEach(() => browser.close());
 
+/** "buy 0.0123 · bal …" in the generated-wallets modal → 0.0123. */
+const buyValueOf = (text: string | null) => Number(/buy (\d+\.\d+)/.exec(text ?? "")?.[1]);
+
 describe("a launch on the local chain, as a new user does it", () => {
   it("goes from a free key to a token whose buys all share the create's block", async () => {
     const { page } = browser;
+    const button = (name: string) => page.getByRole("button", { name, exact: true });
     const key = await getFreeAccess(page, server.url);
 
+    // Token info, with a logo.
     await page.getByLabel("Token name").fill("Moon Cat");
     await page.getByLabel("Ticker").fill("MCAT");
     await page.getByLabel("Description").fill("A cat that goes to the moon.");
     await page
       .getByLabel("Logo")
       .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: tinyPng });
+    await page.getByAltText("Token logo preview").waitFor();
 
-    await page.getByRole("button", { name: "[generate new wallet]" }).click();
-    await page.getByRole("button", { name: "[copy]" }).click();
-    await page.getByRole("button", { name: "Close" }).click();
+    // A fresh deployer wallet; its dialog closes once the key is copied.
+    await button("[generate new wallet]").click();
+    await button("[copy]").click();
+    await button("Close").click();
+    const deployerKey = (await page.getByLabel("Deployer private key").inputValue()) as Hex;
+    const deployer = privateKeyToAccount(deployerKey).address;
 
+    // Five bundle wallets, downloaded before the warning lets go.
     await page.getByLabel("Number of wallets").fill("5");
     await page
       .getByRole("group", { name: "Buy unit" })
@@ -40,50 +52,99 @@ describe("a launch on the local chain, as a new user does it", () => {
       .click();
     await page.getByLabel("Min buy").fill("0.01");
     await page.getByLabel("Max buy").fill("0.02");
-    await page.getByRole("button", { name: "Generate Wallets" }).click();
-
+    await button("Generate Wallets").click();
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Download Wallets" }).click();
-    expect((await download).suggestedFilename()).toMatch(/\.json$/);
-    await page.getByRole("button", { name: "[close]" }).click();
+    await button("Download Wallets").click();
+    const file = await (await download).path();
+    const bundleWallets = JSON.parse(readFileSync(file, "utf8")) as Array<{
+      address: string;
+      privateKey: Hex;
+    }>;
+    expect(bundleWallets).toHaveLength(5);
+    for (const wallet of bundleWallets)
+      expect(privateKeyToAccount(wallet.privateKey).address).toBe(wallet.address);
+    await button("[close]").click();
 
-    await page.getByRole("button", { name: "[fund all]" }).click();
-    await page.getByRole("button", { name: "Pay Now" }).waitFor({ timeout: 60_000 });
-    await page.getByRole("button", { name: "Pay Now" }).click();
+    // Generate amounts again with a new range: every buy value lands in it.
+    await page.getByLabel("Min buy").fill("0.03");
+    await page.getByLabel("Max buy").fill("0.04");
+    await button("[regenerate amounts]").click();
+    await button("[view wallets]").click();
+    const walletsDialog = page.getByRole("dialog", { name: /Generated Wallets/ });
+    await expect
+      .poll(async () => (await walletsDialog.getByText(/^buy /).allTextContents()).map(buyValueOf))
+      .toSatisfy((values: number[]) => values.length === 5 && values.every((v) => v >= 0.03));
+    for (const text of await walletsDialog.getByText(/^buy /).allTextContents()) {
+      expect(buyValueOf(text)).toBeGreaterThanOrEqual(0.03);
+      expect(buyValueOf(text)).toBeLessThanOrEqual(0.04);
+    }
+    await walletsDialog.getByRole("button", { name: "Close", exact: true }).click();
 
-    await page.waitForURL(/\/drafts/);
+    // Fund every launch wallet from the local faucet.
+    await button("[fund all]").click();
+    await page.getByText("All wallets are funded", { exact: true }).waitFor({ timeout: 60_000 });
+    await button("Pay Now").waitFor();
+
+    // Save, then reopen the draft for editing.
+    await button("Save as Draft").click();
+    await page.waitForURL(/\/drafts$/);
+    const card = page.getByTestId("draft-card");
+    await card.waitFor();
+    const id = (await card.getAttribute("data-draft-id")) ?? "";
+    await card.getByRole("link", { name: "[edit]" }).click();
+    await page.waitForURL(`${server.url}/create?draft=${id}`);
+    await page.getByRole("link", { name: "[back to drafts]" }).waitFor();
+    await expect.poll(() => page.getByLabel("Token name").inputValue()).toBe("Moon Cat");
+
+    // Pay the launch fee from the faucet.
+    await button("Pay Now").click();
+    await page.waitForURL(`${server.url}/drafts?pay=${id}`);
     await page.getByTestId("payment-dialog").waitFor();
-    await page.getByRole("button", { name: "[pay from faucet]" }).click();
+    await button("[pay from faucet]").click();
     await page.getByTestId("payment-confirmed").waitFor({ timeout: 30_000 });
     await page.getByTestId("payment-dialog").waitFor({ state: "hidden", timeout: 10_000 });
+    await card.getByTestId("draft-status").getByText("Paid", { exact: true }).waitFor();
 
-    await page.getByRole("button", { name: "Execute Launch" }).click();
-    await page.getByRole("button", { name: "[launch]" }).click();
+    // Execute, confirming in the spec's words.
+    await card.getByRole("button", { name: "Execute Launch" }).click();
+    await page
+      .getByText("Are you ready to launch Moon Cat (MCAT)? This action cannot be undone.", {
+        exact: true,
+      })
+      .waitFor();
+    await button("[launch]").click();
     const terminal = page.getByTestId("bundle-terminal");
-    await terminal.waitFor();
-    await terminal.getByText("Launch complete").waitFor({ timeout: 60_000 });
-    expect(await terminal.getByTestId("terminal-line").count()).toBeGreaterThan(2);
+    await terminal
+      .getByTestId("terminal-line")
+      .filter({ hasText: /SUCCESS MCAT launched: token 0x[0-9a-fA-F]{40}/ })
+      .waitFor({ timeout: 60_000 });
+    await terminal.getByText("Launch complete", { exact: true }).waitFor();
 
-    const response = await fetch(`${server.url}/api/draft/list`, {
+    // On chain: the token exists, and the create's block holds the deployer's create and one
+    // buy from each bundle wallet.
+    const response = await fetch(`${server.url}/api/draft/${id}`, {
       headers: { "x-auth-key": key },
     });
-    const { drafts } = (await response.json()) as {
-      drafts: Array<{
-        status: string;
-        launch: { tokenAddress: `0x${string}`; blockNumber: string } | null;
-      }>;
+    const { draft } = (await response.json()) as {
+      draft: { status: string; launch: { tokenAddress: Hex; blockNumber: string } | null };
     };
-    const launched = drafts.find((draft) => draft.status === "executed");
-    expect(launched?.launch?.tokenAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
-
+    expect(draft.status).toBe("executed");
+    const token = draft.launch?.tokenAddress ?? "0x";
     const client = createPublicClient({ transport: http(server.rpcUrl) });
-    expect(await client.getCode({ address: launched?.launch?.tokenAddress ?? "0x" })).not.toBe(
-      "0x",
-    );
+    expect(await client.getCode({ address: token })).not.toBe("0x");
+
+    const launchpad = /launchpad (0x[0-9a-fA-F]{40})/.exec(server.output())?.[1]?.toLowerCase();
+    expect(launchpad).toMatch(/^0x/);
     const block = await client.getBlock({
-      blockNumber: BigInt(launched?.launch?.blockNumber ?? "0"),
+      blockNumber: BigInt(draft.launch?.blockNumber ?? "0"),
+      includeTransactions: true,
     });
-    // The create, five buys and the tip.
-    expect(block.transactions).toHaveLength(7);
+    const toLaunchpadFrom = (address: string) =>
+      block.transactions.filter(
+        (tx) =>
+          tx.from.toLowerCase() === address.toLowerCase() && tx.to?.toLowerCase() === launchpad,
+      );
+    expect(toLaunchpadFrom(deployer).length).toBeGreaterThanOrEqual(1);
+    for (const wallet of bundleWallets) expect(toLaunchpadFrom(wallet.address)).toHaveLength(1);
   });
 });

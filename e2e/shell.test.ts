@@ -31,6 +31,19 @@ describe("the page shell", () => {
     await expect.poll(blockNumber, { timeout: 10_000 }).toBeGreaterThan(first);
   });
 
+  it("gets the block over a WebSocket that the content security policy allows", async () => {
+    const { page } = browser;
+    const frames: string[] = [];
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => frames.push(String(payload))),
+    );
+    await page.reload();
+    await expect
+      .poll(() => frames.some((frame) => frame.includes('"block"')), { timeout: 10_000 })
+      .toBe(true);
+    expect(browser.errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
+  });
+
   it("shows the not-found page for an unknown path", async () => {
     await browser.page.goto(`${server.url}/no/such/page`);
     await browser.page.getByText("Nothing to see here...").waitFor();

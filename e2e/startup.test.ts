@@ -25,6 +25,26 @@ describe("npm start", () => {
     await second.stop();
   });
 
+  it("mints no key on a real network: it prints how to mint one, and the RPC without secrets", async () => {
+    const server = await startServer({
+      env: {
+        CHAIN: "bsc-testnet",
+        TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        // Nothing listens on port 1: the start does not wait for the chain.
+        RPC_URL: "https://user:pass-secret@127.0.0.1:1/key-secret?apikey=query-secret",
+      },
+    });
+    try {
+      const output = server.output();
+      expect(server.superadminKey).toBeNull();
+      expect(output).toContain("npm run admin:key -- --role superadmin");
+      expect(output).toContain("chain: bsc-testnet (https://127.0.0.1:1)");
+      expect(output).not.toMatch(/secret/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("sends test BNB from the faucet to any address", async () => {
     const server = await startServer();
     try {

@@ -1,5 +1,6 @@
 // `npm run bench`: runs every bench/*.bench.ts in alphabetical order, one at a time,
-// each as `node --import tsx <file>`. Benchmarks print figures; they assert nothing.
+// each as `node --import tsx <file>`. Benchmarks print figures; one that finds a regression
+// (chain-launch: inclusion below 20/20) exits non-zero after printing, and this run fails.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,5 @@
-// `npm test`: everything — unit, integration (real anvil, real database) and browser
-// tests (Debian's Chromium, installed here when missing).
+// `npm test`: everything — unit, web components (jsdom + msw), integration (real anvil,
+// real database) and browser tests (Debian's Chromium, installed here when missing).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,7 +37,9 @@ const args = process.argv.slice(2);
 if (args.length > 0) process.exit(vitest(args));
 
 const tally = path.join(mkdtempSync(path.join(tmpdir(), "bundler-test-")), "tally");
-const first = vitest(["--project", "unit", "--project", "integration"], { TEST_TALLY_FILE: tally });
+const first = vitest(["--project", "unit", "--project", "web", "--project", "integration"], {
+  TEST_TALLY_FILE: tally,
+});
 const second = vitest(["--project", "e2e"], { TEST_TALLY_FILE: tally });
 const [passed, failed, skipped] = readFileSync(tally, "utf8")
   .trim()

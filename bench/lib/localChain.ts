@@ -18,13 +18,8 @@ import { freePort } from "./server.ts";
 
 export const CHAIN_ID = 31337;
 export const TIP_ADDRESS: Address = "0x000000000000000000000000000000000000bEEF";
-/** The launchpad's defaults (LaunchpadManager.sol): launch fee and curve settings. */
+/** The launchpad's default creation fee (LaunchpadManager.sol's launchFee). */
 export const LAUNCH_FEE = parseEther("0.01");
-export const CURVE = {
-  maxFunds: parseEther("24"),
-  tradingFeeRate: 100n,
-  minTradingFee: 10n ** 14n,
-} as const;
 
 export interface BenchChain {
   rpcUrl: string;
@@ -138,7 +133,6 @@ export const prepareLaunch = async (
     buyers: options.buyers.map((account, i) => ({ account, funds: options.funds(i) })),
     tipPayer,
     tip: parseEther("0.001"),
-    curve: CURVE,
   };
 };
 

@@ -23,6 +23,10 @@ import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
 import type { FaucetService } from "./modules/dev/faucet.service.ts";
+import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
+import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
+import { disperseRoutes } from "./modules/disperse/disperse.routes.ts";
+import { DisperseService } from "./modules/disperse/disperse.service.ts";
 import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
 import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
 import { DraftsService } from "./modules/drafts/drafts.service.ts";
@@ -32,8 +36,11 @@ import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
 import { LaunchRepository } from "./modules/launch/launch.repository.ts";
 import { launchRoutes } from "./modules/launch/launch.routes.ts";
 import { LaunchService } from "./modules/launch/launch.service.ts";
+import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { txRoutes } from "./modules/tx/tx.routes.ts";
+import { TxService } from "./modules/tx/tx.service.ts";
 import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
 import { WalletsService } from "./modules/wallets/wallets.service.ts";
 
@@ -63,6 +70,8 @@ export interface AppOptions {
   paymentWindowSeconds?: number | undefined;
   /** Where received launch fees are swept. */
   treasuryAddress?: Address | undefined;
+  /** How long a dispersal waits for its funding, seconds (default 1800). */
+  dispersalWindowSeconds?: number | undefined;
 }
 
 export interface App {
@@ -77,6 +86,9 @@ export interface App {
   launches: LaunchService;
   /** Present with a chain: call `tick()` per block (main.ts) or directly (tests). */
   paymentWatcher: PaymentWatcher | undefined;
+  dispersals: DisperseService;
+  /** Present with a chain: call `tick()` per block (main.ts) or directly (tests). */
+  disperseEngine: DisperseEngine | undefined;
 }
 
 const fail = (error: string) => ({ success: false as const, error });
@@ -109,7 +121,8 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
         // react-hot-toast injects its keyframes as a <style> element.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
-        connectSrc: ["'self'", "ws:", "wss:"],
+        // CSP3 'self' also matches ws:/wss: on the same host and port: the socket.
+        connectSrc: ["'self'"],
         fontSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -166,15 +179,17 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   const draftRows = new DraftsRepository(db);
   const drafts = new DraftsService(draftRows, vault, options.chain);
   const paymentRows = new PaymentRepository(db);
+  const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const payments = new PaymentService(
     drafts,
     draftRows,
     paymentRows,
     vault,
     options.chain,
-    parseEther(options.launchFeeBnb ?? "0.5"),
+    launchFee,
     options.paymentWindowSeconds,
   );
+  const plans = new LaunchPlanService(drafts, options.chain, launchFee);
   const launches = new LaunchService(
     new LaunchRepository(db),
     drafts,
@@ -188,14 +203,31 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
         log: (message) => server.log.warn(message),
       })
     : undefined;
+  const disperseRows = new DisperseRepository(db);
+  const dispersals = new DisperseService(
+    disperseRows,
+    vault,
+    options.chain,
+    options.dispersalWindowSeconds,
+  );
+  const disperseEngine = options.chain
+    ? new DisperseEngine(disperseRows, vault, options.chain, {
+        emit: (userId, message) =>
+          void realtime.emitToUser(userId, "dispersal_status", { message }),
+        log: (message) => server.log.warn(message),
+      })
+    : undefined;
   server.addHook("onClose", async () => {
     paymentWatcher?.stop();
+    await disperseEngine?.stop();
     launches.stop();
     await launches.idle();
   });
   await server.register(walletsRoutes(wallets));
-  await server.register(draftsRoutes(drafts, payments, launches));
-  await server.register(launchRoutes(launches));
+  await server.register(draftsRoutes(drafts, payments, launches, plans));
+  await server.register(launchRoutes(launches, plans));
+  await server.register(disperseRoutes(dispersals));
+  await server.register(txRoutes(new TxService(options.chain)));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;
   if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });
@@ -222,5 +254,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     payments,
     launches,
     paymentWatcher,
+    dispersals,
+    disperseEngine,
   };
 };

@@ -1,17 +1,32 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { profiles } from "@bundler/chain";
+import { buildersFor, ChainError, profiles } from "@bundler/chain";
 import type { Address } from "viem";
 import { parseEther } from "viem";
 import { buildApp } from "./app.ts";
-import { ConfigError, parseEnv } from "./config/env.ts";
+import { ConfigError, type Env, parseEnv } from "./config/env.ts";
 import { openDatabase } from "./db/client.ts";
 import { watchBlocks } from "./lib/block-watcher.ts";
 import { type ChainContext, localChainContext, remoteChainContext } from "./lib/chain-context.ts";
 import { lockDataDir } from "./lib/data-lock.ts";
+import { displayUrl } from "./lib/display-url.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
 import { FaucetService } from "./modules/dev/faucet.service.ts";
+
+/** The profile's builders, NodeReal when keyed, each capped for the configured tier. */
+const remoteBuilders = (env: Env) => {
+  try {
+    return buildersFor(profiles[env.CHAIN], {
+      nodeRealUrl: env.NODEREAL_BUNDLE_URL,
+      maxTxs: env.BUILDER_MAX_TXS,
+    });
+  } catch (error) {
+    if (error instanceof ChainError)
+      throw new ConfigError(`invalid configuration: BUILDER_MAX_TXS: ${error.shortMessage}`);
+    throw error;
+  }
+};
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -59,7 +74,7 @@ const main = async () => {
 
   const chain: ChainContext = localChain
     ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS)
-    : remoteChainContext(profile, rpcUrl);
+    : remoteChainContext(profile, rpcUrl, remoteBuilders(env), env.FOUR_MEME_API_URL);
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
   let watcher: ReturnType<typeof watchBlocks> | undefined;
@@ -84,6 +99,7 @@ const main = async () => {
     chain,
     launchFeeBnb: env.LAUNCH_FEE_BNB,
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
+    dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
   });
   await app.launches.recover();
@@ -97,7 +113,9 @@ const main = async () => {
       labelColor: "#f0b90b",
     });
   }
-  const superadminKey = await app.auth.ensureSuperadmin();
+  // Only a laptop gets a key printed on its first start; a real network mints one on purpose.
+  const superadminKey = profile.name === "local" ? await app.auth.ensureSuperadmin() : null;
+  const needsSuperadmin = !superadminKey && !(await app.auth.hasSuperadmin());
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -116,24 +134,32 @@ const main = async () => {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await app.server.listen({ host: env.HOST, port: env.PORT });
-  watcher = watchBlocks(rpcUrl, (blockNumber) => app.realtime.broadcastBlock(blockNumber));
+  watcher = watchBlocks(rpcUrl, (blockNumber) => {
+    app.realtime.broadcastBlock(blockNumber);
+    app.disperseEngine
+      ?.tick()
+      .catch((error: Error) => app.server.log.warn(`disperser: ${error.message}`));
+  });
 
   const url = `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
-  say("");
-  say(`  Launch bundler is ready at ${url}`);
+  const banner = ["", `  Launch bundler is ready at ${url}`];
   if (localChain) {
-    say(
+    banner.push(
       `  local chain: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
     );
   }
-  say(
-    `  chain: ${profile.name} (${rpcUrl})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,
+  banner.push(
+    `  chain: ${profile.name} (${displayUrl(rpcUrl)})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,
   );
   if (superadminKey) {
-    say("");
-    say(`  Superadmin access key (shown once, keep it safe): ${superadminKey}`);
+    banner.push("", `  Superadmin access key (shown once, keep it safe): ${superadminKey}`);
+  } else if (needsSuperadmin) {
+    const first = database.kind === "pglite" ? "stop the server, then " : "";
+    banner.push(`  No superadmin key yet: ${first}run \`npm run admin:key -- --role superadmin\`.`);
   }
-  say(`  ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  banner.push(`  ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  // One write: whoever waits for "is ready at" on a pipe gets the key in the same read.
+  say(banner.join("\n"));
 };
 
 main().catch((error: unknown) => {

@@ -56,12 +56,35 @@ export class InsufficientFundsError extends ChainError {
   }
 }
 
+/** A revert code with its meaning: "Slippage: the price moved past the slippage limit". */
+export const explainRevert = (reason: string): string => {
+  const meaning = describeRevert(reason);
+  return meaning === reason ? reason : `${reason}: ${meaning}`;
+};
+
+/** One builder's refusal; `transaction` names the bundle's transaction it blamed, if any. */
+export interface BundleRefusal {
+  builder: string;
+  /** In words, with the blamed transaction's role: "the buy by wallet 0x… would revert: ...". */
+  reason: string;
+  transaction?: { index: number; hash: `0x${string}`; role: string; revert?: string };
+}
+
 export class BundleRejectedError extends ChainError {
   override name = "BundleRejectedError" as const;
-  constructor(readonly reasons: Array<{ builder: string; reason: string }>) {
-    super(
-      `builder refused the bundle: ${reasons.map((r) => `${r.builder}: ${r.reason}`).join("; ")}`,
-    );
+  constructor(readonly reasons: BundleRefusal[]) {
+    super(reasons.map((r) => `builder ${r.builder} refused: ${r.reason}`).join("; "));
+  }
+}
+
+/** The node's own run of the bundle (eth_simulateV1) says one transaction would revert. */
+export class SimulationRevertError extends ChainError {
+  override name = "SimulationRevertError" as const;
+  constructor(
+    readonly role: string,
+    readonly reason: string,
+  ) {
+    super(`simulation: ${role} would revert: ${explainRevert(reason)}`);
   }
 }
 

@@ -14,6 +14,7 @@ export {
   getBalances,
 } from "./actions/getBalances.ts";
 export { getBnbPrice } from "./actions/getBnbPrice.ts";
+export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
 export {
   type GetTokenInfoParameters,
   type GetTokenInfoReturnType,
@@ -25,11 +26,12 @@ export {
   type TxStatus,
 } from "./actions/getTxStatuses.ts";
 export {
+  type LaunchBundleReport,
   type LaunchTokenParameters,
   type LaunchTokenReturnType,
   launchToken,
-  splitBuyers,
 } from "./actions/launchToken.ts";
+export { type BundlePlan, planBundles, splitBuyers } from "./actions/planBundles.ts";
 export {
   type DispersalLeg,
   HOPS_PER_CHAIN,
@@ -37,6 +39,7 @@ export {
   type PlanDispersalReturnType,
   planDispersal,
   TRANSFER_GAS,
+  WALLETS_PER_CHAIN,
 } from "./actions/planDispersal.ts";
 export {
   type QuoteBuyParameters,
@@ -55,6 +58,11 @@ export {
   sellToken,
 } from "./actions/sellToken.ts";
 export { signTransfer } from "./actions/signTransfer.ts";
+export {
+  type SimulateLaunchParameters,
+  type SimulateLaunchReturnType,
+  simulateLaunch,
+} from "./actions/simulateLaunch.ts";
 export { submitBundle } from "./actions/submitBundle.ts";
 export type { TradeQuote, TradeRoute } from "./actions/tradeRoute.ts";
 export {
@@ -83,15 +91,18 @@ export {
   startAnvil,
 } from "./dev/startAnvil.ts";
 export {
+  type BundleRefusal,
   BundleRejectedError,
   BundleTimeoutError,
   ChainError,
   describeRevert,
+  explainRevert,
   InsufficientFundsError,
   InsufficientTokensError,
   REVERT_MESSAGES,
   RevertError,
   revertReasonOf,
+  SimulationRevertError,
   TransactionTimeoutError,
   UnsupportedTokenError,
 } from "./errors.ts";
@@ -120,8 +131,11 @@ export type {
 export { uploadTokenImage } from "./fourmeme/uploadTokenImage.ts";
 export {
   type BuilderEndpoint,
+  type BuildersForOptions,
+  buildersFor,
   type ChainName,
   type ChainProfile,
   explorerTxUrl,
+  NODEREAL_TIP_ADDRESS,
   profiles,
 } from "./profiles.ts";

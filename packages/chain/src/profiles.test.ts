@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explorerTxUrl, profiles } from "./profiles.ts";
+import { buildersFor, explorerTxUrl, NODEREAL_TIP_ADDRESS, profiles } from "./profiles.ts";
 
 describe("chain profiles", () => {
   it("never give the local chain BSC's or BSC testnet's chain id", () => {
@@ -15,6 +15,7 @@ describe("chain profiles", () => {
     expect(profiles.bsc.launchpad).toEqual({
       tokenManager: "0x5c952063c7fc8610FFDB798152D69F0B9550762b",
       helper: "0xF251F83e40a78868FcfA3FA4599Dad6494E46034",
+      launchFee: 10n ** 16n,
     });
   });
 
@@ -23,5 +24,47 @@ describe("chain profiles", () => {
       expect(builder.tipAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(builder.maxTxs).toBeGreaterThan(2);
     }
+  });
+});
+
+describe("buildersFor", () => {
+  const caps = (builders: ReturnType<typeof buildersFor>) =>
+    Object.fromEntries(builders.map((b) => [b.name, b.maxTxs]));
+
+  it("caps 48 Club at the 5 transactions it takes from unsigned guests", () => {
+    expect(caps(buildersFor(profiles.bsc))).toEqual({ "48club": 5, blockrazor: 50 });
+  });
+
+  it("adds NodeReal only when its keyed URL is configured, tipping the system address", () => {
+    const url = "https://bsc-mainnet.nodereal.io/v1/key";
+    const nodereal = buildersFor(profiles.bsc, { nodeRealUrl: url }).find(
+      (b) => b.name === "nodereal",
+    );
+    expect(nodereal).toEqual({
+      name: "nodereal",
+      url,
+      tipAddress: NODEREAL_TIP_ADDRESS,
+      maxTxs: 50,
+    });
+  });
+
+  it("sets each builder's cap for the configured tier", () => {
+    const builders = buildersFor(profiles.bsc, {
+      nodeRealUrl: "https://bsc-mainnet.nodereal.io/v1/key",
+      maxTxs: { blockrazor: 15, nodereal: 20, "48club": 3 },
+    });
+    expect(caps(builders)).toEqual({ "48club": 3, blockrazor: 15, nodereal: 20 });
+  });
+
+  it("refuses a cap for an unknown builder, one below 3, and 48 Club above 5", () => {
+    expect(() => buildersFor(profiles.bsc, { maxTxs: { nodereal: 50 } })).toThrow(
+      'no builder "nodereal" on bsc (builders: 48club, blockrazor)',
+    );
+    expect(() => buildersFor(profiles.bsc, { maxTxs: { blockrazor: 2 } })).toThrow(
+      "blockrazor's cap must be a whole number of at least 3 transactions",
+    );
+    expect(() => buildersFor(profiles.bsc, { maxTxs: { "48club": 50 } })).toThrow(
+      /48club takes at most 5 transactions: .*48spSign/,
+    );
   });
 });

@@ -13,7 +13,9 @@ import { AuthService } from "../modules/auth/auth.service.ts";
 const run = async () => {
   const { values } = parseArgs({ options: { role: { type: "string", default: "superadmin" } } });
   const role = values.role as Role;
-  if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(", ")}`);
+  if (!ROLES.includes(role)) {
+    throw new Error(`--role must be one of ${ROLES.join(", ")} (got ${values.role})`);
+  }
   const env = parseEnv();
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseEnv } from "./env.ts";
 
+/** The one-line message a bad environment stops the start with. */
+const problemsOf = (source: Record<string, string>): string => {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+};
+
 describe("parseEnv", () => {
   it("gives a laptop the embedded defaults", () => {
     const env = parseEnv({});
@@ -40,9 +51,55 @@ describe("parseEnv", () => {
     );
   });
 
+  it("requires a treasury address off the local chain", () => {
+    expect(() => parseEnv({ CHAIN: "bsc" })).toThrow(
+      /TREASURY_ADDRESS: TREASURY_ADDRESS is required off the local chain/,
+    );
+  });
+
+  it("reports the cross-field rules together with every other bad variable", () => {
+    const message = problemsOf({
+      CHAIN: "bsc",
+      PORT: "http",
+      MASTER_KEY: "a".repeat(64),
+      MASTER_KEY_FILE: "/k",
+      ALLOWED_ORIGINS: "https://a.example/",
+    });
+    expect(message).toContain("PORT=");
+    expect(message).toContain("TREASURY_ADDRESS is required off the local chain");
+    expect(message).toContain("set MASTER_KEY or MASTER_KEY_FILE, not both");
+    expect(message).toContain("ALLOWED_ORIGINS");
+  });
+
+  it("does not ask for a treasury address when the chain itself is unknown", () => {
+    const message = problemsOf({ CHAIN: "ethereum" });
+    expect(message).toContain('CHAIN="ethereum"');
+    expect(message).not.toContain("TREASURY_ADDRESS");
+  });
+
   it("splits the allowed origins list", () => {
     const env = parseEnv({ ALLOWED_ORIGINS: "https://a.example, https://b.example" });
     expect(env.ALLOWED_ORIGINS).toEqual(["https://a.example", "https://b.example"]);
+  });
+});
+
+describe("ALLOWED_ORIGINS", () => {
+  it("accepts origins with and without a port", () => {
+    const env = parseEnv({ ALLOWED_ORIGINS: "http://localhost:5173,https://app.example" });
+    expect(env.ALLOWED_ORIGINS).toEqual(["http://localhost:5173", "https://app.example"]);
+  });
+
+  it.each([
+    ["a trailing slash", "https://app.example/"],
+    ["a path", "https://app.example/app"],
+    ["no scheme", "app.example"],
+    ["a scheme other than http or https", "ftp://app.example"],
+    ["a query", "https://app.example?x=1"],
+    ["upper-case letters a browser never sends", "https://App.example"],
+  ])("rejects an entry with %s, naming it", (_, entry) => {
+    const message = problemsOf({ ALLOWED_ORIGINS: `https://ok.example,${entry}` });
+    expect(message).toContain(`${JSON.stringify(entry)} is not an origin`);
+    expect(message).not.toContain('"https://ok.example" is not');
   });
 });
 
@@ -50,5 +107,30 @@ describe("parseEnv errors", () => {
   it("never echo a secret's value", () => {
     expect(() => parseEnv({ MASTER_KEY: "secret-value" })).toThrow(/MASTER_KEY: must be 64 hex/);
     expect(() => parseEnv({ MASTER_KEY: "secret-value" })).not.toThrow(/secret-value/);
+  });
+
+  it("points launches at four.meme's API unless told otherwise, and refuses a bad URL", () => {
+    expect(parseEnv({}).FOUR_MEME_API_URL).toBe("https://four.meme/meme-api/v1");
+    expect(parseEnv({ FOUR_MEME_API_URL: "http://127.0.0.1:9/api" }).FOUR_MEME_API_URL).toBe(
+      "http://127.0.0.1:9/api",
+    );
+    expect(() => parseEnv({ FOUR_MEME_API_URL: "four.meme" })).toThrow(/FOUR_MEME_API_URL/);
+  });
+});
+
+describe("parseEnv builder settings", () => {
+  it("reads bundle caps as name=count pairs and refuses other shapes", () => {
+    expect(parseEnv({ BUILDER_MAX_TXS: "blockrazor=15, nodereal=50" }).BUILDER_MAX_TXS).toEqual({
+      blockrazor: 15,
+      nodereal: 50,
+    });
+    expect(parseEnv({}).BUILDER_MAX_TXS).toEqual({});
+    expect(() => parseEnv({ BUILDER_MAX_TXS: "blockrazor:15" })).toThrow(
+      /BUILDER_MAX_TXS.*must be name=count pairs/,
+    );
+  });
+
+  it("never echoes NodeReal's keyed URL", () => {
+    expect(() => parseEnv({ NODEREAL_BUNDLE_URL: "ftp://key-123" })).not.toThrow(/key-123/);
   });
 });

@@ -27,70 +27,110 @@ const csv = z
       .filter(Boolean),
   );
 
+/** `scheme://host[:port]` exactly as a browser sends it in `Origin`: no path, no trailing slash. */
+const isOrigin = (value: string): boolean => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+};
+
+const origins = csv.check((context) => {
+  for (const entry of context.value.filter((item) => !isOrigin(item))) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: `${JSON.stringify(entry)} is not an origin (scheme://host[:port], lowercase, no path, no trailing slash)`,
+    });
+  }
+});
+
+/** "blockrazor=15,nodereal=50": a bundle size cap per builder name. */
+const builderCaps = csv
+  .pipe(z.array(z.string().regex(/^[\w-]+=\d+$/, 'must be name=count pairs, e.g. "blockrazor=15"')))
+  .transform((pairs) =>
+    Object.fromEntries(pairs.map((pair) => [pair.split("=")[0], Number(pair.split("=")[1])])),
+  );
+
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
-const envSchema = z
-  .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    HOST: z.string().default("127.0.0.1"),
-    PORT: int(8080).pipe(z.number().max(65535)),
-    DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
-    DATA_DIR: z.string().default("./data"),
-    CHAIN: chainNameSchema.default("local"),
-    RPC_URL: url(["http:", "https:"]).optional(),
-    ANVIL_PORT: int(8545, 1).pipe(z.number().max(65535)),
-    BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
-    LOCAL_BUILDER_MAX_TXS: int(50, 3),
-    LOCAL_BUILDER_MIN_TIP: z
-      .string()
-      .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")
-      .default("0.0005"),
-    /** The launch fee a draft pays before it can be executed, BNB. */
-    LAUNCH_FEE_BNB: z
-      .string()
-      .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
-      .default("0.5"),
-    /** Where received launch fees go; the local profile defaults to anvil dev account 2. */
-    TREASURY_ADDRESS: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address")
-      .optional(),
-    /** How long a started payment address stays open, seconds. */
-    PAYMENT_WINDOW_SECONDS: int(600, 1),
-    /** How often the payment watcher checks open payment addresses, ms. */
-    PAYMENT_POLL_MS: int(1000, 100),
-    MASTER_KEY: z
-      .string()
-      .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
-      .optional(),
-    MASTER_KEY_FILE: z.string().optional(),
-    ALLOWED_ORIGINS: csv,
-    SOCIAL_URL: url(["http:", "https:"]).default("https://x.com/launchbundler"),
-    GROUP_URL: url(["http:", "https:"]).default("https://t.me/launchbundler"),
-    DOCS_URL: url(["http:", "https:"]).default(
-      "https://github.com/launch-bundler/launch-bundler#readme",
-    ),
-    RATE_LIMIT_PER_MINUTE: int(600, 1),
-    FREE_KEY_LIMIT_PER_HOUR: int(10, 1),
-    BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
-    WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../../web/dist")),
-    LOG_LEVEL: z
-      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
-      .default("info"),
-  })
-  .refine((env) => env.CHAIN === "local" || env.TREASURY_ADDRESS, {
+const fields = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: int(8080).pipe(z.number().max(65535)),
+  DATABASE_URL: url(["postgres:", "postgresql:"]).optional(),
+  DATA_DIR: z.string().default("./data"),
+  CHAIN: chainNameSchema.default("local"),
+  RPC_URL: url(["http:", "https:"]).optional(),
+  ANVIL_PORT: int(8545, 1).pipe(z.number().max(65535)),
+  BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
+  LOCAL_BUILDER_MAX_TXS: int(50, 3),
+  /** NodeReal's bundle endpoint with its key: adds NodeReal to BSC's builders. */
+  NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
+  /** Bundle size caps for your builder tiers off the local chain. */
+  BUILDER_MAX_TXS: builderCaps,
+  LOCAL_BUILDER_MIN_TIP: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")
+    .default("0.0005"),
+  /** The launch fee a draft pays before it can be executed, BNB. */
+  LAUNCH_FEE_BNB: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
+    .default("0.5"),
+  /** Where received launch fees go; the local profile defaults to anvil dev account 2. */
+  TREASURY_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address")
+    .optional(),
+  /** How long a started payment address stays open, seconds. */
+  PAYMENT_WINDOW_SECONDS: int(600, 1),
+  /** How long a dispersal waits for its funding. */
+  DISPERSAL_WINDOW_SECONDS: int(1800, 1),
+  /** four.meme's API, where launches off the local chain get createToken's signed arguments. */
+  FOUR_MEME_API_URL: url(["http:", "https:"]).default("https://four.meme/meme-api/v1"),
+  /** How often the payment watcher checks open payment addresses, ms. */
+  PAYMENT_POLL_MS: int(1000, 100),
+  MASTER_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")
+    .optional(),
+  MASTER_KEY_FILE: z.string().optional(),
+  ALLOWED_ORIGINS: origins,
+  SOCIAL_URL: url(["http:", "https:"]).default("https://x.com/launchbundler"),
+  GROUP_URL: url(["http:", "https:"]).default("https://t.me/launchbundler"),
+  DOCS_URL: url(["http:", "https:"]).default(
+    "https://github.com/launch-bundler/launch-bundler#readme",
+  ),
+  RATE_LIMIT_PER_MINUTE: int(600, 1),
+  FREE_KEY_LIMIT_PER_HOUR: int(10, 1),
+  BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
+  WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../../web/dist")),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+const chainOnly = fields.pick({ CHAIN: true });
+
+// Cross-field rules run even when another variable is bad (`when`), so one start lists every
+// problem; each runs only when the fields it reads are themselves valid.
+const envSchema = fields
+  .refine((env) => env.CHAIN === "local" || env.TREASURY_ADDRESS !== undefined, {
     message: "TREASURY_ADDRESS is required off the local chain",
     path: ["TREASURY_ADDRESS"],
+    when: (payload) => chainOnly.safeParse(payload.value).success,
   })
-  .refine((env) => !(env.MASTER_KEY && env.MASTER_KEY_FILE), {
+  .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
     message: "set MASTER_KEY or MASTER_KEY_FILE, not both",
     path: ["MASTER_KEY"],
+    when: () => true,
   });
 
 export type Env = z.infer<typeof envSchema>;
 
 /** Never echoed back in an error: they hold credentials. */
-const SECRET_VARIABLES = new Set(["MASTER_KEY", "DATABASE_URL", "RPC_URL"]);
+const SECRET_VARIABLES = new Set(["MASTER_KEY", "DATABASE_URL", "RPC_URL", "NODEREAL_BUNDLE_URL"]);
 
 /** One line naming every bad variable, so a wrong start is fixed in one go. */
 export class ConfigError extends Error {

@@ -1,3 +1,4 @@
+import { DISPERSAL_STATUSES } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -8,8 +9,10 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
+  unique,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -55,7 +58,9 @@ export const walletKeys = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     address: text("address").notNull(),
-    purpose: text("purpose", { enum: ["deployer", "bundle", "tip", "payment"] }).notNull(),
+    purpose: text("purpose", {
+      enum: ["deployer", "bundle", "tip", "payment", "dispersal"],
+    }).notNull(),
     ownerId: uuid("owner_id")
       .notNull()
       .references(() => users.id),
@@ -69,7 +74,7 @@ export const walletKeys = pgTable(
   (table) => [
     check(
       "wallet_keys_purpose_check",
-      sql`${table.purpose} in ('deployer', 'bundle', 'tip', 'payment')`,
+      sql`${table.purpose} in ('deployer', 'bundle', 'tip', 'payment', 'dispersal')`,
     ),
     index("wallet_keys_draft_idx").on(table.draftId),
     index("wallet_keys_owner_idx").on(table.ownerId),
@@ -271,4 +276,113 @@ export const launches = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("launches_owner_idx").on(table.ownerId)],
+);
+
+/**
+ * A dispersal: a fresh receiving wallet (its id for the user) that, once funded, pays every
+ * destination its exact amount, directly or along a chain of fresh intermediate wallets.
+ */
+export const dispersals = pgTable(
+  "dispersals",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    receiver: text("receiver").notNull().unique(),
+    /** What the receiver must be sent: every amount plus the gas of every transfer. */
+    amount: wei("amount").notNull(),
+    /** The legacy gas price every transfer of this dispersal uses (planned into `amount`). */
+    gasPrice: wei("gas_price").notNull(),
+    antiBubblemaps: boolean("anti_bubblemaps").notNull(),
+    status: text("status", { enum: DISPERSAL_STATUSES }).notNull().default("pending"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    fundedAt: timestamp("funded_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** The sender of the funding; refunds and stuck amounts go back there. */
+    funder: text("funder"),
+    /** The first block not yet scanned for incoming transfers. */
+    scanFromBlock: bigint("scan_from_block", { mode: "bigint" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "dispersals_status_check",
+      sql`${table.status} in ('pending', 'sending', 'processing', 'completed', 'partial', 'failed', 'expired', 'cancelled')`,
+    ),
+    index("dispersals_status_idx").on(table.status),
+    index("dispersals_owner_idx").on(table.ownerId),
+  ],
+);
+
+/** One destination of a dispersal: a "chain" on the screen. */
+export const dispersalLegs = pgTable(
+  "dispersal_legs",
+  {
+    dispersalId: uuid("dispersal_id")
+      .notNull()
+      .references(() => dispersals.id),
+    index: integer("index").notNull(),
+    destination: text("destination").notNull(),
+    amount: wei("amount").notNull(),
+    /** The intermediate wallets (keys stored first) once funding is seen; null when direct. */
+    wallets: jsonb("wallets").$type<string[]>(),
+  },
+  (table) => [primaryKey({ columns: [table.dispersalId, table.index] })],
+);
+
+/** Every transfer seen arriving at a dispersal's receiver, so a refund knows its sender. */
+export const dispersalDeposits = pgTable(
+  "dispersal_deposits",
+  {
+    txHash: text("tx_hash").primaryKey(),
+    dispersalId: uuid("dispersal_id")
+      .notNull()
+      .references(() => dispersals.id),
+    from: text("from").notNull(),
+    value: wei("value").notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
+    /** Wei of this deposit not owed to the dispersal (late, or over the amount); its refund is the transfer keyed `refund:{txHash}`. */
+    refundable: wei("refundable").notNull().default("0"),
+  },
+  (table) => [index("dispersal_deposits_dispersal_idx").on(table.dispersalId)],
+);
+
+/**
+ * Every transfer a dispersal makes: hops along a chain (step 0 leaves the receiver, the last
+ * step reaches the destination), returns of a failed chain's money and refunds. Written with
+ * nonce and raw transaction BEFORE broadcast; `step_key` makes each step happen once.
+ */
+export const dispersalTransfers = pgTable(
+  "dispersal_transfers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    dispersalId: uuid("dispersal_id")
+      .notNull()
+      .references(() => dispersals.id),
+    kind: text("kind", { enum: ["hop", "return", "refund"] }).notNull(),
+    leg: integer("leg"),
+    step: integer("step"),
+    stepKey: text("step_key").notNull(),
+    from: text("from").notNull(),
+    to: text("to").notNull(),
+    value: wei("value").notNull(),
+    nonce: integer("nonce").notNull(),
+    rawTx: text("raw_tx").notNull(),
+    txHash: text("tx_hash").notNull().unique(),
+    reason: text("reason"),
+    status: text("status", { enum: ["signed", "sent", "confirmed", "failed"] })
+      .notNull()
+      .default("signed"),
+    error: text("error"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("dispersal_transfers_step_key").on(table.dispersalId, table.stepKey),
+    index("dispersal_transfers_dispersal_idx").on(table.dispersalId),
+    index("dispersal_transfers_status_idx").on(table.status),
+  ],
 );

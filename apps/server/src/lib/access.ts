@@ -1,5 +1,5 @@
 import type { RouteDef } from "@bundler/shared";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from "fastify";
 import type { AuthService, AuthUser } from "../modules/auth/auth.service.ts";
 import { ForbiddenError, UnauthorizedError } from "./errors.ts";
 
@@ -21,13 +21,9 @@ const allowed: Record<Exclude<Access, "public">, ReadonlySet<string>> = {
   superadmin: new Set(["superadmin"]),
 };
 
-/** Reads `x-auth-key` on every /api route: 401 without a valid key, 403 for the wrong role. */
-export const registerAccessControl = (app: FastifyInstance, auth: AuthService): void => {
-  app.decorateRequest("user", null);
-  app.addHook("preHandler", async (request: FastifyRequest) => {
-    if (!request.url.startsWith("/api/")) return;
-    const access = request.routeOptions.config.access ?? "user";
-    if (access === "public") return;
+const checkAccess =
+  (auth: AuthService, access: Exclude<Access, "public">): onRequestHookHandler =>
+  async (request) => {
     const header = request.headers["x-auth-key"];
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) throw new UnauthorizedError("No authentication key provided");
@@ -35,6 +31,23 @@ export const registerAccessControl = (app: FastifyInstance, auth: AuthService): 
     if (!user) throw new UnauthorizedError("Invalid access key");
     if (!allowed[access].has(user.role)) throw new ForbiddenError("You do not have access to this");
     request.user = user;
+  };
+
+/**
+ * Reads `x-auth-key` on every /api route: 401 without a valid key, 403 for the wrong role.
+ * It runs as the route's last onRequest hook: after the rate limiter (so refused keys still
+ * count), before the body is parsed or validated (so a caller without access never learns
+ * anything from a 400 or 413).
+ */
+export const registerAccessControl = (app: FastifyInstance, auth: AuthService): void => {
+  app.decorateRequest("user", null);
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/")) return;
+    const access = route.config?.access ?? "user";
+    if (access === "public") return;
+    const existing = route.onRequest;
+    const hooks = Array.isArray(existing) ? existing : existing ? [existing] : [];
+    route.onRequest = [...hooks, checkAccess(auth, access)];
   });
 };
 

@@ -1,5 +1,12 @@
-import type { BuilderEndpoint, ChainProfile } from "@bundler/chain";
-import { type CurveState, DEFAULT_LAUNCH_FEE } from "@bundler/contracts";
+import {
+  type BuilderEndpoint,
+  ChainError,
+  type ChainProfile,
+  createFourMemeClient,
+  type FourMemeClient,
+  getLaunchFee,
+} from "@bundler/chain";
+import type { CurveState } from "@bundler/contracts";
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { ServiceUnavailableError } from "./errors.ts";
 import { LOCAL_TIP_ADDRESS, type LocalChain } from "./local-chain.ts";
@@ -13,11 +20,21 @@ export interface ChainContext {
   /** The launchpad's token manager; null when this network has none configured. */
   launchpad: Address | null;
   builders: BuilderEndpoint[];
+  /**
+   * Where createToken's signed arguments come from: four.meme's API when a client is set (the
+   * mainnet path, also run locally against a fake of the API in tests), otherwise the local
+   * launch signer.
+   */
+  fourMeme: FourMemeClient | null;
   /** Local only: the key that signs createToken's args (four.meme's role on mainnet). */
   launchSignerKey: Hex | null;
-  /** The launchpad's curve settings and its own createToken fee. */
+  /**
+   * Curve settings for ESTIMATES made before a token exists (amount generation); launches
+   * are priced by the node's simulation, never by these.
+   */
   curve: Omit<CurveState, "offers">;
-  launchpadFee: bigint;
+  /** createToken's creation fee, read when a launch starts. */
+  launchFee: () => Promise<bigint>;
   /** What buyToken needs besides the launchpad (helper, DEX router, WBNB); absent when unknown. */
   trade?: { helper: Address; router: Address; weth: Address } | null;
 }
@@ -38,36 +55,62 @@ export const localChainContext = (
   profile: ChainProfile,
   local: Pick<LocalChain, "rpcUrl" | "builderUrl" | "contracts" | "launchSignerKey">,
   builderMaxTxs: number,
-): ChainContext => ({
-  profile,
-  rpcUrl: local.rpcUrl,
-  chainId: profile.chainId,
-  client: createPublicClient({ transport: http(local.rpcUrl), cacheTime: 0 }) as PublicClient,
-  launchpad: local.contracts.launchpad,
-  builders: [
-    { name: "local", url: local.builderUrl, tipAddress: LOCAL_TIP_ADDRESS, maxTxs: builderMaxTxs },
-  ],
-  launchSignerKey: local.launchSignerKey,
-  curve: DEFAULT_CURVE,
-  launchpadFee: DEFAULT_LAUNCH_FEE,
-  trade: {
-    helper: local.contracts.helper,
-    router: local.contracts.router,
-    weth: local.contracts.weth,
-  },
-});
+): ChainContext => {
+  const client = createPublicClient({
+    transport: http(local.rpcUrl),
+    cacheTime: 0,
+  }) as PublicClient;
+  return {
+    profile,
+    rpcUrl: local.rpcUrl,
+    chainId: profile.chainId,
+    client,
+    launchpad: local.contracts.launchpad,
+    builders: [
+      {
+        name: "local",
+        url: local.builderUrl,
+        tipAddress: LOCAL_TIP_ADDRESS,
+        maxTxs: builderMaxTxs,
+      },
+    ],
+    fourMeme: null,
+    launchSignerKey: local.launchSignerKey,
+    curve: DEFAULT_CURVE,
+    // Our launchpad says its fee itself.
+    launchFee: () => getLaunchFee(client, { launchpad: local.contracts.launchpad }),
+    trade: {
+      helper: local.contracts.helper,
+      router: local.contracts.router,
+      weth: local.contracts.weth,
+    },
+  };
+};
 
-/** A remote network's context (BSC, testnet): launches need four.meme's signed args. */
-export const remoteChainContext = (profile: ChainProfile, rpcUrl: string): ChainContext => ({
+/**
+ * A remote network's context (BSC, testnet): launches need four.meme's signed args.
+ * `builders` come from buildersFor (the profile's, NodeReal when keyed, your tiers' caps).
+ */
+export const remoteChainContext = (
+  profile: ChainProfile,
+  rpcUrl: string,
+  builders: BuilderEndpoint[] = profile.builders,
+  fourMemeApiUrl?: string,
+): ChainContext => ({
   profile,
   rpcUrl,
   chainId: profile.chainId,
   client: createPublicClient({ transport: http(rpcUrl), cacheTime: 0 }) as PublicClient,
   launchpad: profile.launchpad?.tokenManager ?? null,
-  builders: profile.builders,
+  builders,
+  fourMeme: createFourMemeClient(fourMemeApiUrl ? { baseUrl: fourMemeApiUrl } : {}),
   launchSignerKey: null,
   curve: DEFAULT_CURVE,
-  launchpadFee: DEFAULT_LAUNCH_FEE,
+  // The profile's documented fee (TODO with the mainnet launch path: four.meme's API config).
+  launchFee: async () => {
+    if (!profile.launchpad) throw new ChainError(`no launchpad is configured for ${profile.name}`);
+    return profile.launchpad.launchFee;
+  },
   trade:
     profile.launchpad && profile.dex
       ? {

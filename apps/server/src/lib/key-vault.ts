@@ -5,7 +5,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Db } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
 
-export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment";
+export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment" | "dispersal";
 
 export interface StoredKey {
   address: Address;
@@ -119,6 +119,19 @@ export class KeyVault {
       });
     }
     return [...byKey.values()];
+  }
+
+  /** Many keys of one purpose in one query, by lowercase address; missing ones are absent. */
+  async findMany(addresses: string[], purpose: KeyPurpose): Promise<Map<string, Hex>> {
+    const found = new Map<string, Hex>();
+    if (addresses.length === 0) return found;
+    const rows = await this.db
+      .select()
+      .from(walletKeys)
+      .where(and(inArray(walletKeys.address, addresses), eq(walletKeys.purpose, purpose)));
+    for (const row of rows)
+      found.set(row.address.toLowerCase(), this.open(row.address, purpose, row));
+    return found;
   }
 
   /** One key by address and purpose, or undefined. */

@@ -34,6 +34,20 @@ describe("request limits", () => {
     });
   });
 
+  it("counts requests with a refused key towards the per-minute limit", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await app.server.inject({
+        method: "GET",
+        url: "/api/draft/list",
+        headers: { "x-auth-key": "lbk_guess" },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+
   it("limits free keys per address more tightly than other calls", async () => {
     app = await createTestApp({ freeKeyLimitPerHour: 2 });
     const statuses: number[] = [];
@@ -54,6 +68,13 @@ describe("request limits", () => {
     const csp = String(response.headers["content-security-policy"]);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+
+  it("lets the page connect only to its own origin, its socket included", async () => {
+    app = await createTestApp();
+    const response = await app.server.inject({ method: "GET", url: "/api/news" });
+    const directives = String(response.headers["content-security-policy"]).split(";");
+    expect(directives).toContain("connect-src 'self'");
   });
 
   it("allows only listed origins across sites", async () => {

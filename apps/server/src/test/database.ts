@@ -1,20 +1,38 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Database, openDatabase } from "../db/client.ts";
+import { isStaleTestDatabase, newTestDatabaseName } from "./database-name.ts";
+
+/** A crashed test file never drops its database: whoever creates the next one does. */
+const dropStaleDatabases = async (admin: pg.Client): Promise<void> => {
+  const { rows } = await admin.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname LIKE 'lb\\_test\\_%'",
+  );
+  for (const { datname } of rows) {
+    if (!isStaleTestDatabase(datname, Date.now())) continue;
+    // Another run may be dropping it at the same moment; either way it goes.
+    await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
+  }
+};
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a
- * new database on the Postgres at DATABASE_URL (dropped again by `close`).
+ * new database on the Postgres at DATABASE_URL (dropped again by `close`; one left
+ * behind by a crash is dropped by a later run once it is two hours old).
  */
 export const createTestDatabase = async (): Promise<Database> => {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) return openDatabase({ dataDir: null });
 
-  const name = `lb_test_${randomBytes(6).toString("hex")}`;
+  const name = newTestDatabaseName(Date.now(), randomBytes(4).toString("hex"));
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await dropStaleDatabases(admin);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
 
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;

@@ -23,7 +23,7 @@ function createQueryClient() {
 function SocketSession() {
   const { status, authKey, logout } = useAuth();
   useEffect(() => {
-    if (status !== "loading") connectSocket(authKey);
+    if (status === "authenticated" || status === "anonymous") connectSocket(authKey);
   }, [status, authKey]);
   useEffect(() => {
     setSocketAuthRejectedHandler(() => {

@@ -23,14 +23,6 @@ export const router = createBrowserRouter([
       { index: true, lazy: launchPage },
       { path: "create", lazy: launchPage },
       {
-        path: "disperser",
-        lazy: page(() =>
-          import("../features/disperser/components/disperser-page.tsx").then(
-            (m) => m.DisperserPage,
-          ),
-        ),
-      },
-      {
         path: "tools",
         lazy: page(() =>
           import("../features/tools/components/tools-page.tsx").then((m) => m.ToolsPage),
@@ -50,6 +42,14 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "disperser",
+            lazy: page(() =>
+              import("../features/disperser/components/disperser-page.tsx").then(
+                (m) => m.DisperserPage,
+              ),
+            ),
+          },
+          {
             path: "wallets",
             lazy: page(() =>
               import("../features/wallets/components/wallets-page.tsx").then((m) => m.WalletsPage),
@@ -62,6 +62,10 @@ export const router = createBrowserRouter([
                 (m) => m.ReferralPage,
               ),
             ),
+          },
+          {
+            path: "tx/:hash",
+            lazy: page(() => import("../features/tx/components/tx-page.tsx").then((m) => m.TxPage)),
           },
           {
             path: "tools/bumper",

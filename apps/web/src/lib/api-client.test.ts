@@ -85,7 +85,19 @@ describe("apiFetch failures", () => {
     });
     const error = await failureOf(apiFetch("/api/x"));
     expect(error.status).toBeNull();
-    expect(error.title).toBe(ERROR_CATALOGUE.connection.title);
+    expect(error.title).toBe("Connection Error - The server is currently offline");
+  });
+
+  // SPEC §8's titles as written there: a typo in the catalogue fails here.
+  it.each([
+    [429, "Rate Limit Reached - Too many requests at once"],
+    [413, "Payload Too Large"],
+    [401, "Authentication Error - Your session has expired"],
+    [404, "Unexpected Error - Something went wrong"],
+    [500, "Unexpected Error - Something went wrong"],
+  ])("titles HTTP %i as the spec does", async (status, title) => {
+    const { apiFetch } = setup({ fetch: async () => json(status, { success: false }) });
+    expect((await failureOf(apiFetch("/api/x"))).title).toBe(title);
   });
 
   it.each([

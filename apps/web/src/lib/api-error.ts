@@ -32,3 +32,12 @@ export function serverMessageOf(body: unknown): string | null {
   const { error } = body;
   return typeof error === "string" && error.trim() !== "" ? error : null;
 }
+
+/**
+ * What a failed call shows: the server's own message, else the catalogue's title and hint
+ * (no response, unexpected answer), else the fallback.
+ */
+export function failureText(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  return error.serverMessage ?? `${error.title}\n${error.hint}`;
+}

@@ -1,5 +1,13 @@
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import { createPublicClient, custom, encodeFunctionData, type Hex, http, parseEther } from "viem";
+import {
+  createPublicClient,
+  custom,
+  decodeFunctionData,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseEther,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InsufficientFundsError, RevertError } from "../errors.ts";
 import { buyToken } from "./buyToken.ts";
@@ -29,6 +37,23 @@ describe("buyToken", () => {
     expect(result.route).toBe("curve");
     expect(quote).toMatchObject({ route: "curve", amountIn: funds });
     expect(await chain.tokenBalance(token, buyer.address)).toBe(quote.amountOut);
+  });
+
+  it("sends tryBuy's amountMsgValue as msg.value and its amountFunds as funds", async () => {
+    const token = await chain.createToken();
+    const buyer = await chain.wallet();
+    const funds = parseEther("0.03");
+    const { quote, hash } = await buyToken(chain.client, {
+      ...addresses(),
+      account: buyer,
+      token,
+      funds,
+    });
+    const tx = await chain.client.getTransaction({ hash });
+    const { args } = decodeFunctionData({ abi: LaunchpadManagerArtifact.abi, data: tx.input });
+    expect(tx.value).toBe(quote.msgValue);
+    expect(args).toEqual([token, quote.funds, (quote.amountOut * 9_500n) / 10_000n]);
+    expect(quote.msgValue).toBe(funds);
   });
 
   it("buys a graduated token through the DEX for the router's quote", async () => {

@@ -1,6 +1,6 @@
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import { type Address, encodeFunctionData, type Hash, type LocalAccount } from "viem";
-import { quoteBuyOn } from "./quoteBuy.ts";
+import { type QuoteBuyReturnType, quoteBuyOn } from "./quoteBuy.ts";
 import { routerAbi } from "./routerAbi.ts";
 import {
   type AnyClient,
@@ -14,7 +14,6 @@ import {
   minimumAfterSlippage,
   readTradeRoute,
   swapDeadline,
-  type TradeQuote,
   type TradeRoute,
 } from "./tradeRoute.ts";
 
@@ -42,7 +41,7 @@ export interface BuyTokenReturnType {
   hash: Hash;
   route: TradeRoute;
   /** The price the buy was sent at; it got at least `amountOut` less the slippage. */
-  quote: TradeQuote;
+  quote: QuoteBuyReturnType;
 }
 
 /**
@@ -70,12 +69,13 @@ export const buyToken = async (
   const request =
     route === "curve"
       ? {
+          // tryBuy's amountMsgValue and amountFunds, as four.meme's own clients send them.
           to: launchpad,
-          value: funds,
+          value: quote.msgValue,
           data: encodeFunctionData({
             abi: LaunchpadManagerArtifact.abi,
             functionName: "buyTokenAMAP",
-            args: [token, funds, minAmount],
+            args: [token, quote.funds, minAmount],
           }),
         }
       : {
@@ -90,7 +90,7 @@ export const buyToken = async (
   const gas = withMargin(
     await estimateWriteGas(client, account.address, context.balance, request, "buy"),
   );
-  assertCanPay(account.address, context.balance, funds + gas * context.gasPrice);
+  assertCanPay(account.address, context.balance, request.value + gas * context.gasPrice);
   const receipt = await sendSigned(client, {
     ...request,
     account,

@@ -2,6 +2,7 @@ import { encodeCreateTokenArgs, signCreateTokenArgs } from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
+  custom as customTransport,
   erc20Abi,
   http,
   keccak256,
@@ -109,7 +110,6 @@ beforeAll(async () => {
     buyers: wallets.slice(0, BUYERS).map((account, i) => ({ account, funds: buyFunds(i) })),
     tipPayer,
     tip: parseEther("0.001"),
-    curve: { maxFunds: parseEther("24"), tradingFeeRate: 100n, minTradingFee: 10n ** 14n },
   });
   if (report.bundles[0]?.status !== "included") throw new Error("the launch was not included");
   token = report.token;
@@ -203,6 +203,25 @@ describe("getBalances", () => {
       },
       { address: addresses[7], bnb: startBalance(7), token: 0n },
     ]);
+  });
+
+  it("reads 1,200 addresses as three multicalls in one JSON-RPC batch", async () => {
+    const owners = [...addresses, ...addresses, ...addresses.slice(0, 200)];
+    const balances = await getBalances(client, { addresses: owners, token });
+    expect(proxy.seen).toEqual([{ batch: true, methods: ["eth_call", "eth_call", "eth_call"] }]);
+    const once = await getBalances(direct, { addresses, token });
+    expect(balances).toEqual([...once, ...once, ...once.slice(0, 200)]);
+  });
+
+  it("refuses more than 500 addresses over a transport that cannot batch", async () => {
+    const custom = createPublicClient({
+      transport: customTransport({
+        request: ({ method, params }) => direct.request({ method, params }),
+      }),
+    });
+    await expect(
+      getBalances(custom, { addresses: [...addresses, addresses[0] as Address] }),
+    ).rejects.toThrow("reading more than 500 balances at once needs an http RPC transport");
   });
 
   it("sends no request at all for an empty address list", async () => {

@@ -142,7 +142,6 @@ beforeAll(async () => {
     buyers: buyers.map((account) => ({ account, funds: parseEther("0.01") })),
     tipPayer,
     tip: parseEther("0.001"),
-    curve: { maxFunds: parseEther("24"), tradingFeeRate: 100n, minTradingFee: 10n ** 14n },
   });
   if (report.bundles[0]?.status !== "included") throw new Error("the launch was not included");
   token = report.token;

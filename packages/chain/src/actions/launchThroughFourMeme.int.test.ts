@@ -127,7 +127,6 @@ const launch = async (
     tipPayer,
     tip: parseEther("0.001"),
     buyers: wallets.map((account) => ({ account, funds: parseEther("0.05") })),
-    curve: { maxFunds: parseEther("24"), tradingFeeRate: 100n, minTradingFee: 10n ** 14n },
   });
   return { report, creator };
 };

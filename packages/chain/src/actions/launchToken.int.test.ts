@@ -1,5 +1,20 @@
-import { encodeCreateTokenArgs, signCreateTokenArgs } from "@bundler/contracts";
-import { type Address, createPublicClient, erc20Abi, type Hex, http, parseEther } from "viem";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  encodeCreateTokenArgs,
+  LaunchpadManagerArtifact,
+  signCreateTokenArgs,
+} from "@bundler/contracts";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+} from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeployLocalChainReturnType, deployLocalChain } from "../dev/deployLocalChain.ts";
@@ -7,12 +22,14 @@ import { devPrivateKey } from "../dev/devAccounts.ts";
 import { startDevBuilder } from "../dev/devBuilder.ts";
 import { getFreePort } from "../dev/getFreePort.ts";
 import { type StartAnvilReturnType, startAnvil } from "../dev/startAnvil.ts";
-import { InsufficientFundsError } from "../errors.ts";
+import { BundleRejectedError, InsufficientFundsError, SimulationRevertError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
-import { launchToken, splitBuyers } from "./launchToken.ts";
+import { getLaunchFee } from "./getLaunchFee.ts";
+import { launchToken } from "./launchToken.ts";
 
 const TIP: Address = "0x000000000000000000000000000000000000bEEF";
 const signer = privateKeyToAccount(generatePrivateKey());
+const owner = privateKeyToAccount(devPrivateKey(0));
 let anvil: StartAnvilReturnType;
 let contracts: DeployLocalChainReturnType;
 let client: ReturnType<typeof createPublicClient>;
@@ -24,6 +41,8 @@ const rpc = (method: string, params: unknown[]) =>
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
+const setBalance = (address: Address, wei: bigint) =>
+  rpc("anvil_setBalance", [address, `0x${wei.toString(16)}`]);
 
 beforeAll(async () => {
   anvil = await startAnvil({
@@ -44,23 +63,70 @@ afterAll(async () => {
   await anvil.stop();
 });
 
-const builder = async (maxTxs: number): Promise<BuilderEndpoint> => {
+const builder = async (
+  maxTxs: number,
+  name = "dev",
+  tipAddress: Address = TIP,
+): Promise<BuilderEndpoint> => {
   const dev = await startDevBuilder({
     rpcUrl: anvil.rpcUrl,
-    tipAddress: TIP,
+    tipAddress,
     minTip: parseEther("0.0005"),
     maxTxs,
     blockTime: 1,
   });
   closers.push(dev.close);
-  return { name: "dev", url: dev.url, tipAddress: TIP, maxTxs };
+  return { name, url: dev.url, tipAddress, maxTxs };
 };
+
+/**
+ * A pass-through in front of a builder that keeps every bundle's transactions. Builders
+ * given one `turn` take bundles one at a time, as one chain makes one block at a time
+ * (two dev builders driving one anvil at once would interleave their snapshots).
+ */
+const recording = async (target: BuilderEndpoint, turn?: { queue: Promise<unknown> }) => {
+  const bundles: Hex[][] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const message = JSON.parse(body) as { method: string; params: Array<{ txs: Hex[] }> };
+    if (message.method === "eth_sendBundle") bundles.push(message.params[0]?.txs ?? []);
+    const forward = () =>
+      fetch(target.url, { method: "POST", body }).then(async (upstream) => ({
+        status: upstream.status,
+        text: await upstream.text(),
+      }));
+    const answer = turn ? turn.queue.then(forward, forward) : forward();
+    if (turn) turn.queue = answer.catch(() => undefined);
+    const { status, text } = await answer;
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: { ...target, url: `http://127.0.0.1:${port}` }, bundles };
+};
+
+/** The launchpad owner's settings: a mainnet launchpad may price differently from our copy. */
+const setTradingFee = async (rate: bigint, minFee: bigint) => {
+  const wallet = createWalletClient({ account: owner, transport: http(anvil.rpcUrl) });
+  const hash = await wallet.writeContract({
+    chain: null,
+    address: contracts.launchpad,
+    abi: LaunchpadManagerArtifact.abi,
+    functionName: "setTradingFee",
+    args: [rate, minFee],
+  });
+  await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+};
+const DEFAULT_FEE = [100n, 10n ** 14n] as const;
 
 let requestId = 1n;
 const wallets = async (count: number, balance: bigint) => {
   const accounts = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()));
-  for (const account of accounts)
-    await rpc("anvil_setBalance", [account.address, `0x${balance.toString(16)}`]);
+  for (const account of accounts) await setBalance(account.address, balance);
   return accounts;
 };
 
@@ -92,16 +158,25 @@ const prepare = async (buyerCount: number, funds: (i: number) => bigint) => {
     tipPayer: tipPayer as PrivateKeyAccount,
     createArg: args,
     signature: signature as Hex,
-    launchFee: parseEther("0.01"),
+    launchFee: await getLaunchFee(client, { launchpad: contracts.launchpad }),
     preSale: parseEther("0.1"),
     buyers,
     tip: parseEther("0.001"),
-    curve: { maxFunds: parseEther("24"), tradingFeeRate: 100n, minTradingFee: 10n ** 14n },
   };
 };
 
 const balanceOf = (token: Address, owner: Address) =>
   client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
+
+/** Every block in [from, to] and the hashes it holds, lower-cased. */
+const hashesInBlocks = async (from: bigint, to: bigint) => {
+  const seen: string[] = [];
+  for (let n = from; n <= to; n++) {
+    const block = await client.getBlock({ blockNumber: n });
+    seen.push(...block.transactions.map((hash) => hash.toLowerCase()));
+  }
+  return seen;
+};
 
 describe("launchToken", () => {
   it("lands create, 50 buys and the tip in one block, in order, each wallet holding its quote", async () => {
@@ -131,12 +206,48 @@ describe("launchToken", () => {
     expect(report.atomicWithCreate).toHaveLength(50);
   });
 
+  it("prices the buys with the launchpad's own fee plan, not a copy of the curve", async () => {
+    // 3% and a 0.002 BNB minimum: a TypeScript copy of the 1% curve would over-quote every
+    // buy, and with no slippage allowed each one would revert.
+    await setTradingFee(300n, parseEther("0.002"));
+    try {
+      const params = await prepare(5, (i) => parseEther("0.05") + BigInt(i) * parseEther("0.01"));
+      const report = await launchToken({
+        ...params,
+        slippageBps: 0n,
+        builders: [await builder(50)],
+      });
+      expect(report.bundles.map((b) => b.status)).toEqual(["included"]);
+      for (const { address, amount } of report.quoted) {
+        expect(amount).toBeGreaterThan(0n);
+        expect(await balanceOf(report.token, address)).toBe(amount);
+      }
+    } finally {
+      await setTradingFee(...DEFAULT_FEE);
+    }
+  });
+
+  it("refuses before sending anything when the simulation says a buy would revert", async () => {
+    // The first buy fills the curve; the second would find trading closed.
+    const params = await prepare(2, () => parseEther("0.5"));
+    const [filler, late] = params.buyers;
+    if (!filler || !late) throw new Error("no buyers");
+    filler.funds = parseEther("30");
+    await setBalance(filler.account.address, parseEther("31"));
+    const launch = launchToken({ ...params, builders: [await builder(50)] });
+    await expect(launch).rejects.toThrow(SimulationRevertError);
+    await expect(launch).rejects.toThrow(
+      `simulation: the buy by wallet ${late.account.address} would revert: TO: trading is closed`,
+    );
+    expect(await client.getTransactionCount({ address: params.creator.address })).toBe(0);
+  });
+
   it("splits 80 wallets over bundles of 50 and says which buys shared the create's block", async () => {
     const params = await prepare(80, () => parseEther("0.01"));
     const report = await launchToken({ ...params, builders: [await builder(50)] });
-    expect(report.bundles.map((b) => [b.status, b.buyers.length])).toEqual([
-      ["included", 48],
-      ["included", 32],
+    expect(report.bundles.map((b) => [b.status, b.buyers.length, b.sentTo])).toEqual([
+      ["included", 48, ["dev"]],
+      ["included", 32, ["dev"]],
     ]);
     expect(report.atomicWithCreate).toEqual(
       params.buyers.slice(0, 48).map((b) => b.account.address),
@@ -145,28 +256,126 @@ describe("launchToken", () => {
     if (first?.status !== "included" || second?.status !== "included")
       throw new Error("not included");
     expect(second.blockNumber).toBeGreaterThan(first.blockNumber);
-    for (const buyer of params.buyers)
-      expect(await balanceOf(report.token, buyer.account.address)).toBeGreaterThan(0n);
+    for (const { address, amount } of report.quoted)
+      expect(await balanceOf(report.token, address)).toBe(amount);
   });
 
-  it("leaves no trace when a buy would revert, and names the transaction and reason", async () => {
+  it("lands the bundles after a refused one, with fresh nonces, and reports each honestly", async () => {
+    // Cap 5: the create + 3 buys, then 4 + 4 + 1 buys; the deployer pays every tip.
+    const params = await prepare(12, () => parseEther("0.01"));
+    const victim = params.buyers[4];
+    if (!victim) throw new Error("no victim");
+    const report = await launchToken({
+      ...params,
+      tipPayer: params.creator,
+      builders: [await builder(5)],
+      onStep: async (message) => {
+        // Bundle 2's wallet is emptied after the checks, just before the bundle goes out.
+        if (message.startsWith("Sending bundle 2/")) await setBalance(victim.account.address, 0n);
+      },
+    });
+    expect(report.bundles.map((b) => [b.status, b.buyers.length])).toEqual([
+      ["included", 3],
+      ["failed", 4],
+      ["included", 4],
+      ["included", 1],
+    ]);
+    const failed = report.bundles[1];
+    if (failed?.status !== "failed") throw new Error("bundle 2 did not fail");
+    expect(failed.reason).toMatch(
+      new RegExp(`^builder dev refused: the buy by wallet ${victim.account.address} was refused: `),
+    );
+    expect(failed.refusals).toMatchObject([{ builder: "dev", transaction: { index: 1 } }]);
+    for (const [i, buyer] of params.buyers.entries()) {
+      const held = await balanceOf(report.token, buyer.account.address);
+      if (i >= 3 && i < 7) expect(held).toBe(0n);
+      else expect(held).toBe(report.quoted[i + 1]?.amount);
+    }
+    // The create and three tips: bundle 2's tip nonce was handed to bundle 3.
+    expect(await client.getTransactionCount({ address: params.creator.address })).toBe(4);
+  });
+
+  it("leaves no block with any transaction of a bundle in which one buy reverts, naming it", async () => {
+    // Between pricing and inclusion the launchpad raises its minimum fee: the one small buy
+    // now only covers the fee (ZA); the large ones are unaffected.
+    const params = await prepare(4, (i) => (i === 2 ? parseEther("0.0015") : parseEther("0.5")));
+    const victim = params.buyers[2];
+    if (!victim) throw new Error("no victim");
+    const recorder = await recording(await builder(50));
+    const before = await client.getBlockNumber();
+    try {
+      const launch = launchToken({
+        ...params,
+        builders: [recorder.endpoint],
+        onStep: async (message) => {
+          if (message.startsWith("PASSED balance check"))
+            await setTradingFee(100n, parseEther("0.002"));
+        },
+      });
+      await expect(launch).rejects.toThrow(BundleRejectedError);
+      await expect(launch).rejects.toThrow(
+        `builder dev refused: the buy by wallet ${victim.account.address} would revert: ZA: the amount is zero`,
+      );
+    } finally {
+      await setTradingFee(...DEFAULT_FEE);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const after = await client.getBlockNumber();
+    expect(after).toBeGreaterThan(before + 1n);
+    const sent = recorder.bundles.flat().map((raw) => keccak256(raw).toLowerCase());
+    expect(sent).toHaveLength(6);
+    const landed = await hashesInBlocks(before, after);
+    expect(sent.filter((hash) => landed.includes(hash))).toEqual([]);
+  });
+
+  it("names the wallet and the reason when a builder refuses a buy that would revert", async () => {
     const params = await prepare(3, () => parseEther("0.01"));
-    const head = await client.getBlockNumber();
-    // Every buy demands 10% more tokens than the curve gives: the first one reverts.
+    // Every buy demands 10% more tokens than the simulation gives: the first one reverts.
     const launch = launchToken({ ...params, slippageBps: -1000n, builders: [await builder(50)] });
     await expect(launch).rejects.toThrow(
-      /dev: transaction 1 \(0x[0-9a-f]{64}\) would revert: Slippage/,
+      `builder dev refused: the buy by wallet ${params.buyers[0]?.account.address} would revert: Slippage: the price moved past the slippage limit`,
     );
     expect(await client.getTransactionCount({ address: params.creator.address })).toBe(0);
-    expect(await client.getBlockNumber()).toBeGreaterThanOrEqual(head);
+  });
+
+  it("lands one bundle when two builders race for it, voids the other's tip and names the winner", async () => {
+    const params = await prepare(3, () => parseEther("0.01"));
+    const tips: Address[] = [
+      "0x000000000000000000000000000000000000a001",
+      "0x000000000000000000000000000000000000a002",
+    ];
+    const turn = { queue: Promise.resolve() as Promise<unknown> };
+    const racers = [
+      await recording(await builder(50, "alpha", tips[0]), turn),
+      await recording(await builder(50, "beta", tips[1]), turn),
+    ];
+    const report = await launchToken({ ...params, builders: racers.map((r) => r.endpoint) });
+    const [bundle] = report.bundles;
+    if (bundle?.status !== "included") throw new Error("not included");
+    expect(bundle.sentTo).toEqual(["alpha", "beta"]);
+    const winner = racers.findIndex((r) => r.endpoint.name === bundle.builder);
+    const loser = racers[1 - winner];
+    if (winner < 0 || !loser) throw new Error(`no winner: ${bundle.builder}`);
+    const block = await client.getBlock({ blockNumber: bundle.blockNumber });
+    expect(block.transactions).toHaveLength(5);
+    expect(bundle.refusals).toMatchObject([{ builder: loser.endpoint.name }]);
+
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await client.getBalance({ address: tips[winner] as Address })).toBe(params.tip);
+    expect(await client.getBalance({ address: tips[1 - winner] as Address })).toBe(0n);
+    const loserTip = keccak256(loser.bundles[0]?.at(-1) ?? "0x");
+    await expect(client.getTransactionReceipt({ hash: loserTip })).rejects.toThrow();
+    // The winner's tip used the nonce both tips shared: the loser's can never land.
+    expect(await client.getTransactionCount({ address: params.tipPayer.address })).toBe(1);
+    for (const { address, amount } of report.quoted)
+      expect(await balanceOf(report.token, address)).toBe(amount);
   });
 
   it("refuses before sending anything when a wallet is short, naming the shortfall", async () => {
     const params = await prepare(3, () => parseEther("0.01"));
     const victim = params.buyers[1];
     if (!victim) throw new Error("no buyer");
-    // The second buyer's wallet is empty by the time the bundle runs: its buy must fail.
-    await rpc("anvil_setBalance", [victim.account.address, "0x0"]);
+    await setBalance(victim.account.address, 0n);
     const launch = launchToken({ ...params, builders: [await builder(50)] });
     await expect(launch).rejects.toThrow(InsufficientFundsError);
     // Its 0.01 BNB buy plus the gas of that buy.
@@ -189,7 +398,7 @@ describe("launchToken", () => {
 
   it("names an unfunded deployer and its shortfall instead of failing to estimate", async () => {
     const params = await prepare(1, () => parseEther("0.01"));
-    await rpc("anvil_setBalance", [params.creator.address, "0x0"]);
+    await setBalance(params.creator.address, 0n);
     await expect(launchToken({ ...params, builders: [await builder(50)] })).rejects.toThrow(
       new RegExp(`wallet ${params.creator.address} needs 0\\.11\\d* BNB more`),
     );
@@ -199,19 +408,7 @@ describe("launchToken", () => {
     const params = await prepare(2, () => parseEther("0.01"));
     await expect(
       launchToken({ ...params, tip: parseEther("0.0001"), builders: [await builder(50)] }),
-    ).rejects.toThrow(/builder refused the bundle: dev: bundle tip too low/);
+    ).rejects.toThrow(/^builder dev refused: bundle tip too low/);
     expect(await client.getTransactionCount({ address: params.creator.address })).toBe(0);
-  });
-});
-
-describe("splitBuyers", () => {
-  it("keeps the create, the first buys and a tip in the first bundle", () => {
-    expect(splitBuyers(50, 52)).toEqual([[0, 50]]);
-    expect(splitBuyers(80, 50)).toEqual([
-      [0, 48],
-      [48, 80],
-    ]);
-    expect(splitBuyers(48, 50)).toEqual([[0, 48]]);
-    expect(splitBuyers(0, 50)).toEqual([[0, 0]]);
   });
 });

@@ -1,20 +1,21 @@
-import { type CurveState, LaunchpadManagerArtifact, quoteBuyWithFunds } from "@bundler/contracts";
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
-  decodeEventLog,
   encodeFunctionData,
-  getContractAddress,
   type Hex,
   http,
   keccak256,
   type LocalAccount,
 } from "viem";
-import { ChainError, InsufficientFundsError } from "../errors.ts";
+import { type BundleRefusal, BundleRejectedError, ChainError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
-import { getBalances } from "./getBalances.ts";
-import { rpcBatch } from "./rpcBatch.ts";
+import { checkFunds, pendingNonces } from "./launchChecks.ts";
+import { type BundlePlan, planBundles } from "./planBundles.ts";
+import { withMargin } from "./signedWrite.ts";
+import { simulateLaunch } from "./simulateLaunch.ts";
 import { submitBundle } from "./submitBundle.ts";
+import { minimumAfterSlippage } from "./tradeRoute.ts";
 import { waitForBundle } from "./waitForBundle.ts";
 
 export interface LaunchTokenParameters {
@@ -26,106 +27,224 @@ export interface LaunchTokenParameters {
   /** `createToken`'s bytes: from four.meme's API on mainnet, from our launch signer locally. */
   createArg: Hex;
   signature: Hex;
+  /** The launchpad's creation fee, from its configuration (four.meme's API on BSC). */
   launchFee: bigint;
   /** The creator's own first buy (BNB, fee included). */
   preSale: bigint;
   buyers: ReadonlyArray<{ account: LocalAccount; funds: bigint }>;
   tipPayer: LocalAccount;
   tip: bigint;
-  /** The launchpad's curve settings, to quote every buy before sending. */
-  curve: Omit<CurveState, "offers">;
   gasPrice?: bigint;
   /** Slippage allowed on each buy, in basis points (default 500 = 5%). */
   slippageBps?: bigint;
   blocksAhead?: bigint;
-  onStep?: (message: string) => void;
+  /** Each step, in words; awaited, so a caller may record a step before the launch goes on. */
+  onStep?: (message: string) => void | Promise<void>;
 }
+
+export type LaunchBundleReport = {
+  index: number;
+  buyers: Address[];
+  /** The builders this bundle was sent to (those whose cap it fits). */
+  sentTo: string[];
+  /** Builders that refused it, with their reasons. */
+  refusals: BundleRefusal[];
+} & (
+  | { status: "included"; blockNumber: bigint; builder: string | null }
+  | { status: "failed"; reason: string }
+);
 
 export interface LaunchTokenReturnType {
   token: Address;
-  bundles: Array<
-    | {
-        index: number;
-        status: "included";
-        blockNumber: bigint;
-        builder: string | null;
-        buyers: Address[];
-      }
-    | { index: number; status: "failed"; reason: string; buyers: Address[] }
-  >;
+  bundles: LaunchBundleReport[];
   /** The buyers whose buys landed in the create's block. */
   atomicWithCreate: Address[];
-  /** Tokens each buyer (and the creator) was quoted, in bundle order. */
+  /** Tokens the node's simulation gave the creator and each buyer, in bundle order. */
   quoted: Array<{ address: Address; amount: bigint }>;
 }
 
-const BUY_GAS = 300_000n;
-const CREATE_GAS_FALLBACK = 1_200_000n;
-/** The buy that fills the curve also creates the DEX pair and adds liquidity. */
-const GRADUATING_BUY_GAS = 6_000_000n;
+type Priced = { amount: bigint; gas: bigint };
 
 /**
  * Creates a token and buys it from many wallets: create + creator buy + one buy per
- * wallet + tip, in one bundle sent to every builder. More wallets than a bundle holds
- * are split: only the first bundle, with the create, is atomic with it.
+ * wallet + tip, in one bundle sent to every builder whose cap it fits. Every buy is priced
+ * by the node (the exact bundle run with eth_simulateV1), so the launchpad's own curve and
+ * fee plan set each minAmount. More wallets than a bundle holds are split: only the first
+ * bundle, with the create, is atomic with it; each later bundle is priced, given fresh
+ * nonces and signed only once the one before it landed or failed.
  *
  * @example
- * const report = await launchToken({ rpcUrl, chainId, launchpad, builders, creator, createArg, signature, launchFee, preSale, buyers, tipPayer, tip, curve });
+ * const report = await launchToken({ rpcUrl, chainId, launchpad, builders, creator, createArg, signature, launchFee, preSale, buyers, tipPayer, tip });
  */
 export const launchToken = async (
   params: LaunchTokenParameters,
 ): Promise<LaunchTokenReturnType> => {
-  const say = params.onStep ?? (() => {});
+  const say = async (message: string) => {
+    await params.onStep?.(message);
+  };
   const client = createPublicClient({ transport: http(params.rpcUrl), cacheTime: 0 });
-  const abi = LaunchpadManagerArtifact.abi;
+  const plan = planBundles(params.buyers.length, params.builders);
   const createData = encodeFunctionData({
-    abi,
+    abi: LaunchpadManagerArtifact.abi,
     functionName: "createToken",
     args: [params.createArg, params.signature],
   });
   const createValue = params.launchFee + params.preSale;
+  const [gasPrice, simulation] = await Promise.all([
+    params.gasPrice ?? client.getGasPrice(),
+    simulateLaunch(client, {
+      launchpad: params.launchpad,
+      create: { from: params.creator.address, data: createData, value: createValue },
+      buys: params.buyers.map((buyer) => ({ from: buyer.account.address, funds: buyer.funds })),
+    }),
+  ]);
+  const { token } = simulation;
+  await say(`PASSED simulation: the token will be ${token}`);
 
-  const token = await simulateCreate(client, params, createData, createValue);
-  say(`PASSED simulation: the token will be ${token}`);
-
-  const quotes = quoteBuys(params);
-  const gasPrice = params.gasPrice ?? (await client.getGasPrice());
-  // An unfunded creator cannot be estimated: assume a generous create so the funds check
-  // below names the shortfall instead of the node's error.
-  const createGas = await client
-    .estimateGas({
-      account: params.creator.address,
-      to: params.launchpad,
-      data: createData,
-      value: createValue,
-    })
-    .then((gas) => (gas * 12n) / 10n)
-    .catch(() => CREATE_GAS_FALLBACK);
-
-  const cap = Math.min(...params.builders.map((builder) => builder.maxTxs));
-  if (cap < 3)
-    throw new ChainError(`bundles of ${cap} transactions cannot hold a create, a buy and a tip`);
-  const groups = splitBuyers(params.buyers.length, cap);
-
+  const createGas = withMargin(simulation.create?.gas ?? 0n);
   await checkFunds(client, [
     { address: params.creator.address, need: createValue + createGas * gasPrice },
-    ...params.buyers.map((buyer, i) => ({
-      address: buyer.account.address,
-      need: buyer.funds + (quotes[i + 1]?.fills ? GRADUATING_BUY_GAS : BUY_GAS) * gasPrice,
-    })),
+    ...buyerNeeds(params, 0, params.buyers.length, simulation.buys, gasPrice),
     {
       address: params.tipPayer.address,
-      need: BigInt(groups.length) * (params.tip + 21_000n * gasPrice),
+      need: BigInt(plan.length) * (params.tip + 21_000n * gasPrice),
     },
   ]);
+  await say("PASSED balance check: every wallet holds its buy and gas, the creator its fee");
 
-  say("PASSED balance check: every wallet holds its buy and gas, the creator its fee");
+  const report: LaunchTokenReturnType = {
+    token,
+    bundles: [],
+    atomicWithCreate: [],
+    quoted: [
+      { address: params.creator.address, amount: simulation.create?.amount ?? 0n },
+      ...params.buyers.map((buyer, i) => ({
+        address: buyer.account.address,
+        amount: simulation.buys[i]?.amount ?? 0n,
+      })),
+    ],
+  };
+  const create = { data: createData, value: createValue, gas: createGas };
+  for (const [index, bundle] of plan.entries()) {
+    const buyers = params.buyers.slice(bundle.from, bundle.to).map((b) => b.account.address);
+    const sentTo = bundle.builders.map((builder) => builder.name);
+    const refusals: BundleRefusal[] = [];
+    try {
+      const priced =
+        index === 0
+          ? simulation.buys.slice(bundle.from, bundle.to)
+          : await priceLaterBundle(client, params, bundle, token, gasPrice);
+      for (const [i, quote] of priced.entries()) {
+        const entry = report.quoted[bundle.from + i + 1];
+        if (entry) entry.amount = quote.amount;
+      }
+      const { txs, roles, tipNonce } = await signBundle(params, bundle, {
+        token,
+        priced,
+        gasPrice,
+        create: index === 0 ? create : null,
+      });
+      const head = await client.getBlockNumber();
+      const maxBlockNumber = head + (params.blocksAhead ?? 5n);
+      await say(
+        `Sending bundle ${index + 1}/${plan.length} (${txs.length + 1} transactions) to ${sentTo.join(", ")}`,
+      );
+      const { accepted, rejected } = await submitBundle({
+        builders: bundle.builders,
+        txs,
+        roles,
+        maxBlockNumber,
+        tip: {
+          account: params.tipPayer,
+          value: params.tip,
+          nonce: tipNonce,
+          gasPrice,
+          chainId: params.chainId,
+        },
+      }).catch((error: unknown) => {
+        if (error instanceof BundleRejectedError) refusals.push(...error.reasons);
+        throw error;
+      });
+      refusals.push(...rejected);
+      for (const refusal of rejected)
+        await say(
+          `ERROR builder ${refusal.builder} refused bundle ${index + 1}: ${refusal.reason}`,
+        );
+      const landed = await waitForBundle(params.rpcUrl, {
+        txHash: keccak256(txs[txs.length - 1] as Hex),
+        tips: accepted,
+        maxBlockNumber,
+      });
+      report.bundles.push({ index, status: "included", ...landed, buyers, sentTo, refusals });
+      if (index === 0) report.atomicWithCreate = buyers;
+      await say(
+        `SUCCESS bundle ${index + 1}/${plan.length} included in block ${landed.blockNumber}${landed.builder ? ` by ${landed.builder}` : ""}`,
+      );
+    } catch (error) {
+      if (index === 0) throw error;
+      const reason = error instanceof ChainError ? error.shortMessage : (error as Error).message;
+      report.bundles.push({ index, status: "failed", reason, buyers, sentTo, refusals });
+      await say(`FAILED bundle ${index + 1}/${plan.length}: ${reason}`);
+    }
+  }
+  return report;
+};
 
-  // Nonces are handed out in the order the chain will execute the transactions, so one
-  // account may sign several of them (the deployer paying the tip, say).
+/** What each buyer in [from, to) must hold: its buy and the gas of it. */
+const buyerNeeds = (
+  params: LaunchTokenParameters,
+  from: number,
+  to: number,
+  priced: readonly Priced[],
+  gasPrice: bigint,
+) =>
+  params.buyers.slice(from, to).map((buyer, i) => ({
+    address: buyer.account.address,
+    need: buyer.funds + withMargin(priced[i]?.gas ?? 0n) * gasPrice,
+  }));
+
+/**
+ * A bundle after the first: the token exists and earlier bundles landed or failed, so its
+ * buys are priced again on the chain as it is now, and its wallets checked again.
+ */
+const priceLaterBundle = async (
+  client: Parameters<typeof simulateLaunch>[0],
+  params: LaunchTokenParameters,
+  bundle: BundlePlan,
+  token: Address,
+  gasPrice: bigint,
+): Promise<Priced[]> => {
+  const buyers = params.buyers.slice(bundle.from, bundle.to);
+  const { buys } = await simulateLaunch(client, {
+    launchpad: params.launchpad,
+    token,
+    buys: buyers.map((buyer) => ({ from: buyer.account.address, funds: buyer.funds })),
+  });
+  await checkFunds(client, [
+    ...buyerNeeds(params, bundle.from, bundle.to, buys, gasPrice),
+    { address: params.tipPayer.address, need: params.tip + 21_000n * gasPrice },
+  ]);
+  return buys;
+};
+
+/**
+ * Signs one bundle with nonces read now, handed out in the order the chain will execute
+ * the transactions (one account may sign several: the deployer paying the tip, say).
+ */
+const signBundle = async (
+  params: LaunchTokenParameters,
+  bundle: BundlePlan,
+  context: {
+    token: Address;
+    priced: readonly Priced[];
+    gasPrice: bigint;
+    create: { data: Hex; value: bigint; gas: bigint } | null;
+  },
+): Promise<{ txs: Hex[]; roles: string[]; tipNonce: number }> => {
+  const buyers = params.buyers.slice(bundle.from, bundle.to);
   const nonces = await pendingNonces(params.rpcUrl, [
-    params.creator.address,
-    ...params.buyers.map((b) => b.account.address),
+    ...(context.create ? [params.creator.address] : []),
+    ...buyers.map((buyer) => buyer.account.address),
     params.tipPayer.address,
   ]);
   const take = (address: Address) => {
@@ -134,205 +253,38 @@ export const launchToken = async (
     nonces.set(key, nonce + 1);
     return nonce;
   };
-  const createNonce = take(params.creator.address);
-  const buyNonces: number[] = [];
-  const tipNonces: number[] = [];
-  for (const [from, to] of groups) {
-    for (let i = from; i < to; i++)
-      buyNonces.push(take(params.buyers[i]?.account.address as Address));
-    tipNonces.push(take(params.tipPayer.address));
+  const common = { type: "legacy", chainId: params.chainId, gasPrice: context.gasPrice } as const;
+  const txs: Hex[] = [];
+  const roles: string[] = [];
+  if (context.create) {
+    txs.push(
+      await params.creator.signTransaction({
+        ...common,
+        to: params.launchpad,
+        ...context.create,
+        nonce: take(params.creator.address),
+      }),
+    );
+    roles.push("the create");
   }
-
-  const createTx = await params.creator.signTransaction({
-    type: "legacy",
-    chainId: params.chainId,
-    to: params.launchpad,
-    data: createData,
-    value: createValue,
-    nonce: createNonce,
-    gas: createGas,
-    gasPrice,
-  });
-  const buyTxs = await Promise.all(
-    params.buyers.map((buyer, i) => {
-      const quote = quotes[i + 1];
-      const minAmount =
-        ((quote?.amount ?? 0n) * (10_000n - (params.slippageBps ?? 500n))) / 10_000n;
-      return buyer.account.signTransaction({
-        type: "legacy",
-        chainId: params.chainId,
+  for (const [i, buyer] of buyers.entries()) {
+    const quote = context.priced[i];
+    const minAmount = minimumAfterSlippage(quote?.amount ?? 0n, params.slippageBps ?? 500n);
+    txs.push(
+      await buyer.account.signTransaction({
+        ...common,
         to: params.launchpad,
         value: buyer.funds,
-        nonce: buyNonces[i] ?? 0,
-        gas: quote?.fills ? GRADUATING_BUY_GAS : BUY_GAS,
-        gasPrice,
+        nonce: take(buyer.account.address),
+        gas: withMargin(quote?.gas ?? 0n),
         data: encodeFunctionData({
-          abi,
-          functionName: "buyTokenAMAP",
-          args: [token, buyer.funds, minAmount],
-        }),
-      });
-    }),
-  );
-
-  const report: LaunchTokenReturnType = {
-    token,
-    bundles: [],
-    atomicWithCreate: [],
-    quoted: [params.creator.address, ...params.buyers.map((b) => b.account.address)].map(
-      (address, i) => ({
-        address,
-        amount: quotes[i]?.amount ?? 0n,
-      }),
-    ),
-  };
-  for (const [index, [from, to]] of groups.entries()) {
-    const buyers = params.buyers.slice(from, to).map((b) => b.account.address);
-    const txs = [...(index === 0 ? [createTx] : []), ...buyTxs.slice(from, to)];
-    const head = await client.getBlockNumber();
-    const maxBlockNumber = head + (params.blocksAhead ?? 5n);
-    try {
-      say(
-        `Sending bundle ${index + 1}/${groups.length} (${txs.length + 1} transactions) to ${params.builders.map((b) => b.name).join(", ")}`,
-      );
-      const { accepted, rejected } = await submitBundle({
-        builders: params.builders,
-        txs,
-        maxBlockNumber,
-        tip: {
-          account: params.tipPayer,
-          value: params.tip,
-          nonce: tipNonces[index] ?? 0,
-          gasPrice,
-          chainId: params.chainId,
-        },
-      });
-      for (const refusal of rejected)
-        say(`ERROR builder ${refusal.builder} refused bundle ${index + 1}: ${refusal.reason}`);
-      const landed = await waitForBundle(params.rpcUrl, {
-        txHash: keccak256(txs[txs.length - 1] as Hex),
-        tips: accepted,
-        maxBlockNumber,
-      });
-      report.bundles.push({
-        index,
-        status: "included",
-        blockNumber: landed.blockNumber,
-        builder: landed.builder,
-        buyers,
-      });
-      if (index === 0) report.atomicWithCreate = buyers;
-      say(
-        `SUCCESS bundle ${index + 1}/${groups.length} included in block ${landed.blockNumber}${landed.builder ? ` by ${landed.builder}` : ""}`,
-      );
-    } catch (error) {
-      if (index === 0) throw error;
-      const reason = error instanceof ChainError ? error.shortMessage : (error as Error).message;
-      report.bundles.push({ index, status: "failed", reason, buyers });
-      say(`FAILED bundle ${index + 1}/${groups.length}: ${reason}`);
-    }
-  }
-  return report;
-};
-
-/** Runs `createToken` on the current state and reads the new token's address from `TokenCreate`. */
-const simulateCreate = async (
-  client: ReturnType<typeof createPublicClient>,
-  params: LaunchTokenParameters,
-  data: Hex,
-  value: bigint,
-): Promise<Address> => {
-  try {
-    const { results } = await client.simulateCalls({
-      account: params.creator.address,
-      calls: [{ to: params.launchpad, data, value }],
-    });
-    const result = results[0];
-    if (result?.status !== "success") {
-      throw new ChainError(
-        `simulation reverted: ${result?.error?.message ?? "createToken failed"}`,
-      );
-    }
-    for (const log of result.logs ?? []) {
-      try {
-        const event = decodeEventLog({
           abi: LaunchpadManagerArtifact.abi,
-          data: log.data,
-          topics: log.topics,
-        });
-        if (event.eventName === "TokenCreate") return event.args.token;
-      } catch {
-        // Not a launchpad event (the token's own Transfer logs).
-      }
-    }
-  } catch (error) {
-    if (error instanceof ChainError) throw error;
-    // Nodes without eth_simulateV1: the token is the launchpad's next CREATE address.
-    const nonce = await client.getTransactionCount({ address: params.launchpad });
-    return getContractAddress({ from: params.launchpad, nonce: BigInt(nonce) });
+          functionName: "buyTokenAMAP",
+          args: [context.token, buyer.funds, minAmount],
+        }),
+      }),
+    );
+    roles.push(`the buy by wallet ${buyer.account.address}`);
   }
-  throw new ChainError("simulation did not emit TokenCreate");
-};
-
-/** Quotes the creator's buy then every wallet's, in bundle order, on the fresh curve. */
-const quoteBuys = (params: LaunchTokenParameters) => {
-  let state: CurveState = { ...params.curve, offers: 800_000_000n * 10n ** 18n };
-  const funds = [params.preSale, ...params.buyers.map((b) => b.funds)];
-  return funds.map((amount, i) => {
-    if (amount === 0n) return { amount: 0n, fills: false };
-    if (state.offers === 0n) {
-      throw new ChainError(
-        `buy ${i} comes after the curve is sold out and would fail: lower the buy amounts`,
-      );
-    }
-    const quote = quoteBuyWithFunds(state, amount);
-    state = { ...state, offers: quote.offers };
-    return { amount: quote.amount, fills: quote.offers === 0n };
-  });
-};
-
-/** [from, to) buyer ranges per bundle: the first also holds the create, each holds a tip. */
-export const splitBuyers = (count: number, cap: number): Array<[number, number]> => {
-  const groups: Array<[number, number]> = [];
-  let from = Math.min(count, cap - 2);
-  groups.push([0, from]);
-  while (from < count) {
-    const to = Math.min(count, from + cap - 1);
-    groups.push([from, to]);
-    from = to;
-  }
-  return groups;
-};
-
-const checkFunds = async (
-  client: ReturnType<typeof createPublicClient>,
-  needs: Array<{ address: Address; need: bigint }>,
-) => {
-  const total = new Map<string, { address: Address; need: bigint }>();
-  for (const { address, need } of needs) {
-    const entry = total.get(address.toLowerCase());
-    if (entry) entry.need += need;
-    else total.set(address.toLowerCase(), { address, need });
-  }
-  const wanted = [...total.values()];
-  const balances = await getBalances(client, { addresses: wanted.map((n) => n.address) });
-  for (const [i, { address, need }] of wanted.entries()) {
-    const have = balances[i]?.bnb ?? 0n;
-    if (have < need) throw new InsufficientFundsError(address, need - have);
-  }
-};
-
-/** Each distinct address's pending nonce, in one batched request. */
-const pendingNonces = async (
-  rpcUrl: string,
-  addresses: Address[],
-): Promise<Map<string, number>> => {
-  const unique = [...new Set(addresses.map((address) => address.toLowerCase()))];
-  const answers = await rpcBatch<Hex>(
-    rpcUrl,
-    unique.map((address) => ({ method: "eth_getTransactionCount", params: [address, "pending"] })),
-  );
-  return new Map(
-    unique.map((address, i) => [address, Number(BigInt(answers[i]?.result ?? "0x0"))]),
-  );
+  return { txs, roles, tipNonce: take(params.tipPayer.address) };
 };

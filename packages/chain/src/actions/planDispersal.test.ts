@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { type Address, parseEther, parseGwei } from "viem";
 import { describe, expect, it } from "vitest";
-import { HOPS_PER_CHAIN, planDispersal, TRANSFER_GAS } from "./planDispersal.ts";
+import { planDispersal, TRANSFER_GAS, WALLETS_PER_CHAIN } from "./planDispersal.ts";
 
 const address = (i: number) => `0x${i.toString(16).padStart(40, "0")}` as Address;
 
@@ -34,13 +34,13 @@ describe("planDispersal", () => {
     expect(plan.total).toBe(parseEther("0.5") + 21_000n * parseGwei("1"));
   });
 
-  it("routes each destination through ten transfers with anti bubblemaps", () => {
+  it("routes each destination through its ten intermediate wallets with anti bubblemaps", () => {
     const plan = planDispersal({
       destinations: [{ address: address(1), amount: 1n }],
       antiBubblemaps: true,
       gasPrice: 1n,
     });
-    expect(plan.legs[0]?.transfers).toHaveLength(HOPS_PER_CHAIN + 1);
+    expect(plan.legs[0]?.transfers).toHaveLength(WALLETS_PER_CHAIN + 1);
     expect(plan.legs[0]?.transfers.at(-1)).toBe(1n);
   });
 

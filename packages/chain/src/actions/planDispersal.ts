@@ -1,7 +1,9 @@
 import type { Address } from "viem";
 
-/** Transfers between the 10 wallets of one anti-bubblemaps chain (SPEC §9). */
-export const HOPS_PER_CHAIN = 9;
+/** Fresh intermediate wallets on one anti-bubblemaps chain (SPEC §9). */
+export const WALLETS_PER_CHAIN = 10;
+/** Transfers between the intermediate wallets of one chain: the "Hop k/9" of the screen. */
+export const HOPS_PER_CHAIN = WALLETS_PER_CHAIN - 1;
 /** A plain BNB transfer between accounts without code. */
 export const TRANSFER_GAS = 21_000n;
 
@@ -17,7 +19,11 @@ export interface DispersalLeg {
   destination: Address;
   /** What the destination must end with. */
   amount: bigint;
-  /** Value of each transfer along the chain: [receiver → first hop, ..., last hop → destination]. */
+  /**
+   * Value of each transfer along the chain. Direct: [receiver → destination]. Anti bubblemaps:
+   * [receiver → w1, w1 → w2, ..., w9 → w10, w10 → destination], 11 transfers of which the
+   * middle 9 are the hops.
+   */
   transfers: bigint[];
 }
 
@@ -38,7 +44,7 @@ export interface PlanDispersalReturnType {
  * const plan = planDispersal({ destinations, antiBubblemaps: true, gasPrice: parseGwei("1") });
  */
 export const planDispersal = (params: PlanDispersalParameters): PlanDispersalReturnType => {
-  const transfersPerLeg = params.antiBubblemaps ? HOPS_PER_CHAIN + 1 : 1;
+  const transfersPerLeg = params.antiBubblemaps ? WALLETS_PER_CHAIN + 1 : 1;
   const fee = TRANSFER_GAS * params.gasPrice;
   const legs = params.destinations.map(({ address, amount }) => {
     if (amount <= 0n) throw new RangeError(`the amount for ${address} must be above zero`);

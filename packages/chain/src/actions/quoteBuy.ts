@@ -15,7 +15,12 @@ export interface QuoteBuyParameters {
   funds: bigint;
 }
 
-export type QuoteBuyReturnType = TradeQuote;
+export type QuoteBuyReturnType = TradeQuote & {
+  /** BNB to send with the buy: the helper's `amountMsgValue` on the curve. */
+  msgValue: bigint;
+  /** The `funds` argument of `buyTokenAMAP`: the helper's `amountFunds` on the curve. */
+  funds: bigint;
+};
 
 /**
  * What spending `funds` BNB on `token` buys now: the helper's `tryBuy` on the curve, the
@@ -46,16 +51,24 @@ export const quoteBuyOn = async (
         functionName: "getAmountsOut",
         args: [funds, [weth, token]],
       });
-      return { route, amountIn: funds, amountOut: amounts[1] ?? 0n, fee: 0n };
+      return {
+        route,
+        amountIn: funds,
+        amountOut: amounts[1] ?? 0n,
+        fee: 0n,
+        msgValue: funds,
+        funds,
+      };
     }
-    const [, , amount, cost, fee] = await readContract(client, {
+    const [, , amount, cost, fee, msgValue, , amountFunds] = await readContract(client, {
       address: helper,
       abi: LaunchpadHelperArtifact.abi,
       functionName: "tryBuy",
       args: [token, 0n, funds],
     });
     // A buy that fills the curve spends cost + fee and gets the rest of `funds` back.
-    return { route, amountIn: cost + fee, amountOut: amount, fee };
+    // Send what the helper says: four.meme's fee plans can ask for other than `funds`.
+    return { route, amountIn: cost + fee, amountOut: amount, fee, msgValue, funds: amountFunds };
   } catch (error) {
     throw asChainError(error, "quote buy");
   }

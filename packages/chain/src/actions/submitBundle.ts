@@ -1,12 +1,15 @@
 import { type Hex, keccak256, type LocalAccount } from "viem";
-import { BundleRejectedError } from "../errors.ts";
+import { type BundleRefusal, BundleRejectedError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
+import { bundleRefusal } from "./bundleRefusal.ts";
 import { signTransfer } from "./signTransfer.ts";
 
 export interface SubmitBundleParameters {
   builders: readonly BuilderEndpoint[];
   /** Signed transactions, in order; each builder's tip is appended. */
   txs: readonly Hex[];
+  /** What each transaction does, for refusals ("the create", "the buy by wallet 0x…"). */
+  roles?: readonly string[];
   tip: { account: LocalAccount; value: bigint; nonce: number; gasPrice: bigint; chainId: number };
   maxBlockNumber: bigint;
   timeoutMs?: number;
@@ -15,12 +18,13 @@ export interface SubmitBundleParameters {
 export interface SubmitBundleReturnType {
   /** Builders that took the bundle, with the hash of the tip they were paid. */
   accepted: Array<{ builder: string; tipHash: Hex; txs: Hex[] }>;
-  rejected: Array<{ builder: string; reason: string }>;
+  rejected: BundleRefusal[];
 }
 
 /**
  * Sends one bundle to every builder at once, each with its own tip transaction at the
- * same nonce, so the first to land voids the others. Throws when every builder refuses.
+ * same nonce, so the first to land voids the others. Throws BundleRejectedError when every
+ * builder refuses, each refusal naming the transaction the builder blamed by its role.
  *
  * @example
  * const { accepted } = await submitBundle({ builders, txs, tip, maxBlockNumber: head + 5n });
@@ -32,52 +36,70 @@ export const submitBundle = async (
     params.builders.map(async (builder) => {
       const tipTx = await signTransfer({ ...params.tip, to: builder.tipAddress });
       const txs = [...params.txs, tipTx];
-      try {
-        if (txs.length > builder.maxTxs) {
-          throw new Error(`${txs.length} transactions exceed its cap of ${builder.maxTxs}`);
-        }
-        await sendBundleRpc(builder.url, txs, params.maxBlockNumber, params.timeoutMs ?? 15_000);
-        return { ok: true as const, builder: builder.name, tipHash: keccak256(tipTx), txs };
-      } catch (error) {
-        return { ok: false as const, builder: builder.name, reason: (error as Error).message };
-      }
+      const roles = [
+        ...params.txs.map((_, i) => params.roles?.[i] ?? `transaction ${i}`),
+        `the tip to ${builder.name}`,
+      ];
+      const refuse = (error: { message: string; data?: unknown }) => ({
+        ok: false as const,
+        refusal: bundleRefusal({
+          builder: builder.name,
+          error,
+          txs: txs.map((raw, i) => ({ hash: keccak256(raw), role: roles[i] ?? "" })),
+        }),
+      });
+      if (txs.length > builder.maxTxs)
+        return refuse({
+          message: `${txs.length} transactions exceed its cap of ${builder.maxTxs}`,
+        });
+      const error = await sendBundleRpc(
+        builder.url,
+        txs,
+        params.maxBlockNumber,
+        params.timeoutMs ?? 15_000,
+      );
+      if (error) return refuse(error);
+      return { ok: true as const, builder: builder.name, tipHash: keccak256(tipTx), txs };
     }),
   );
   const accepted = outcomes.flatMap((o) =>
     o.ok ? [{ builder: o.builder, tipHash: o.tipHash, txs: o.txs }] : [],
   );
-  const rejected = outcomes.flatMap((o) =>
-    o.ok ? [] : [{ builder: o.builder, reason: o.reason }],
-  );
+  const rejected = outcomes.flatMap((o) => (o.ok ? [] : [o.refusal]));
   if (accepted.length === 0) throw new BundleRejectedError(rejected);
   return { accepted, rejected };
 };
 
+/** Sends `eth_sendBundle`; answers the builder's error (message and data), or null. */
 const sendBundleRpc = async (
   url: string,
   txs: Hex[],
   maxBlockNumber: bigint,
   timeoutMs: number,
-) => {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    signal: AbortSignal.timeout(timeoutMs),
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "eth_sendBundle",
-      params: [{ txs, maxBlockNumber: Number(maxBlockNumber), revertingTxHashes: [] }],
-    }),
-  }).catch((error: Error) => {
-    throw new Error(
-      error.name === "TimeoutError"
-        ? `no answer in ${timeoutMs} ms`
-        : `unreachable (${error.message})`,
-    );
-  });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result;
+): Promise<{ message: string; data?: unknown } | null> => {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "eth_sendBundle",
+        params: [{ txs, maxBlockNumber: Number(maxBlockNumber), revertingTxHashes: [] }],
+      }),
+    });
+    if (!response.ok) return { message: `HTTP ${response.status}` };
+    const body = (await response.json().catch(() => null)) as {
+      error?: { message: string; data?: unknown };
+    } | null;
+    if (!body) return { message: "answered with something other than JSON-RPC" };
+    return body.error ? { message: body.error.message, data: body.error.data } : null;
+  } catch (error) {
+    const { name, message } = error as Error;
+    return {
+      message:
+        name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : `unreachable (${message})`,
+    };
+  }
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tipError } from "../launch-checks.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS, privateKeySchema } from "./money.ts";
 
@@ -63,11 +64,27 @@ export const keyedWalletSchema = z.object({ address: addressSchema, privateKey: 
 
 export const walletConfigSchema = z.object({
   wallets: z
-    .array(keyedWalletSchema.extend({ buyValue: bnbAmountSchema.default("0") }))
+    .array(
+      keyedWalletSchema.extend({
+        buyValue: bnbAmountSchema.default("0"),
+        /** Tokens the buy was quoted to get in the bundle's order (18-decimal units), if known. */
+        tokenAmount: z.string().regex(/^\d+$/, "must be a whole number of token units").optional(),
+      }),
+    )
     .max(MAX_BUNDLE_WALLETS)
     .default([]),
-  /** The builder tip, BNB. */
-  tip: bnbAmountSchema.default("0.001"),
+  /**
+   * The builder tip, BNB. A draft may be saved without one (""); paying and executing need it
+   * (SPEC §5), and a tip that is not a number or is negative is refused with the spec's words.
+   */
+  tip: z
+    .string()
+    .trim()
+    .default("0.001")
+    .superRefine((tip, context) => {
+      const problem = tip === "" ? null : tipError(tip);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    }),
   /** Who pays the tip; the deployer when absent. */
   tipPayer: keyedWalletSchema.optional(),
   buyAmount: z

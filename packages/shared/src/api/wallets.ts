@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
+import { curveOutlookSchema } from "./launch.ts";
 import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS, privateKeySchema } from "./money.ts";
 
 /** A buy range: BNB amounts, or percents of supply (converted to BNB with the curve's quote). */
@@ -13,7 +14,10 @@ export const walletAmountSchema = z.object({
   address: addressSchema,
   /** BNB this wallet spends on its buy (fee included). */
   buyValue: bnbAmountSchema,
-  /** Tokens the buy is quoted to get on a fresh curve (18-decimal units, as a string). */
+  /**
+   * Tokens the buy is quoted to get (18-decimal units, as a string), in the bundle's order: after
+   * the creator's buy and every wallet before it; the delayed sniper after the whole bundle.
+   */
   tokenAmount: z.string(),
 });
 export type WalletAmount = z.infer<typeof walletAmountSchema>;
@@ -47,11 +51,19 @@ export const generateAmountsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/gen/amounts",
   access: "user",
-  body: z.object({ wallets: z.array(addressSchema).min(1).max(MAX_BUNDLE_WALLETS), ...buyRange }),
+  body: z.object({
+    wallets: z.array(addressSchema).min(1).max(MAX_BUNDLE_WALLETS),
+    ...buyRange,
+    /** The creator's buy (preSale), BNB: it runs first, so every wallet is quoted after it. */
+    creatorBuy: bnbAmountSchema.default("0"),
+    /** The delayed-bundle sniper: quoted after the bundle, since it buys after the launch. */
+    delaySnipeAddress: addressSchema.optional(),
+  }),
   response: z.object({
     success: z.literal(true),
     message: z.string(),
     bnbAmounts: z.array(walletAmountSchema),
+    curve: curveOutlookSchema,
   }),
 });
 

@@ -66,9 +66,14 @@ export class AuthService {
     return user;
   }
 
+  /** Whether an active superadmin key exists. */
+  hasSuperadmin(): Promise<boolean> {
+    return this.repository.hasRole("superadmin");
+  }
+
   /** Mints a superadmin key when none exists yet; answers the key, or null. */
   async ensureSuperadmin(): Promise<string | null> {
-    if (await this.repository.hasRole("superadmin")) return null;
+    if (await this.hasSuperadmin()) return null;
     return this.mintKey("superadmin");
   }
 }

@@ -3,6 +3,7 @@ import {
   createDraftRoute,
   deleteDraftRoute,
   draftIdParamsSchema,
+  draftSummaryRoute,
   executeDraftRoute,
   getDraftRoute,
   listDraftsRoute,
@@ -14,6 +15,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser } from "../../lib/access.ts";
 import type { LaunchService } from "../launch/launch.service.ts";
+import type { LaunchPlanService } from "../launch/launch-plan.service.ts";
 import { type DraftsService, draftNotFound } from "./drafts.service.ts";
 import type { PaymentService } from "./payment.service.ts";
 
@@ -29,6 +31,7 @@ export const draftsRoutes =
     drafts: DraftsService,
     payments: PaymentService,
     launches: LaunchService,
+    plans: LaunchPlanService,
   ): FastifyPluginAsyncZod =>
   async (app) => {
     app.route({
@@ -110,6 +113,16 @@ export const draftsRoutes =
       handler: async (request) => ({
         success: true as const,
         message: await payments.cancel(requireUser(request).id, idOf(request)),
+      }),
+    });
+
+    app.route({
+      method: draftSummaryRoute.method,
+      url: draftSummaryRoute.path,
+      config: { access: draftSummaryRoute.access },
+      handler: async (request) => ({
+        success: true as const,
+        plan: await plans.summary(requireUser(request).id, idOf(request)),
       }),
     });
 

@@ -1,18 +1,19 @@
 import { getBalances } from "@bundler/chain";
 import {
   type Draft,
-  type DraftStatus,
   draftInputSchema,
+  launchReadinessError,
   type TokenInfo,
   type WalletConfig,
 } from "@bundler/shared";
-import { type Address, formatEther, getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { z } from "zod";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
-import type { DraftRow, DraftsRepository, PaymentRow, SendRow } from "./drafts.repository.ts";
+import { toDraft } from "./draft-presenter.ts";
+import type { DraftRow, DraftsRepository } from "./drafts.repository.ts";
 
 /** A draft expires this long after its last update, unless its wallets hold money. */
 export const DRAFT_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -21,12 +22,12 @@ export type ParsedDraftInput = z.output<typeof draftInputSchema>;
 
 /** walletConfig as stored: addresses only, the keys live in wallet_keys. */
 export interface StoredWalletConfig extends Omit<WalletConfig, "wallets" | "tipPayer"> {
-  wallets: Array<{ address: Address; buyValue: string }>;
+  wallets: Array<{ address: Address; buyValue: string; tokenAmount?: string | undefined }>;
   tipPayer?: Address | undefined;
 }
 
+/** Statuses whose draft cannot change. A draft waiting for its payment can: the fee is per draft. */
 const LOCKED: Record<string, string> = {
-  pending_payment: "This draft is waiting for its payment: cancel the payment before editing it",
   executing: "This draft is being launched right now and cannot be changed",
   executed: "This draft was already launched and cannot be changed",
 };
@@ -71,7 +72,11 @@ export class DraftsService {
       const address = keyed(wallet, "bundle", "wallet");
       if (seen.has(address)) throw new BadRequestError(`Wallet ${address} is listed twice`);
       seen.add(address);
-      return { address, buyValue: wallet.buyValue };
+      return {
+        address,
+        buyValue: wallet.buyValue,
+        ...(wallet.tokenAmount !== undefined ? { tokenAmount: wallet.tokenAmount } : {}),
+      };
     });
     const tipPayer = config.tipPayer ? keyed(config.tipPayer, "tip", "tip payer") : undefined;
     if (config.delaySnipeAddress && !seen.has(getAddress(config.delaySnipeAddress)))
@@ -105,7 +110,7 @@ export class DraftsService {
       (k) => !known.has(`${k.purpose}:${privateKeyToAccount(k.privateKey).address.toLowerCase()}`),
     );
     await this.vault.store(fresh, { ownerId, draftId: id });
-    const row = await this.repository.updateIf(id, ownerId, ["draft", "paid"], {
+    const row = await this.repository.updateIf(id, ownerId, ["draft", "pending_payment", "paid"], {
       tokenInfo: input.tokenInfo,
       deployerAddress,
       walletConfig,
@@ -120,6 +125,25 @@ export class DraftsService {
 
   async get(ownerId: string, id: string): Promise<Draft> {
     return this.present(await this.owned(ownerId, id));
+  }
+
+  /**
+   * Why the draft cannot be paid for or launched (SPEC §5 "Launch execute", in its words), or
+   * null. The deployer key counts as valid only when the vault holds it for this draft.
+   */
+  async launchProblem(row: DraftRow): Promise<string | null> {
+    const info = row.tokenInfo as Partial<TokenInfo>;
+    const config = row.walletConfig as StoredWalletConfig;
+    const deployer = row.deployerAddress?.toLowerCase();
+    const keys = deployer ? await this.vault.forDraft(row.id, ["deployer"]) : [];
+    return launchReadinessError({
+      name: info.name,
+      symbol: info.symbol,
+      description: info.description,
+      image: info.image,
+      deployerKeyValid: keys.some((k) => k.address.toLowerCase() === deployer),
+      tip: config.tip,
+    });
   }
 
   async owned(ownerId: string, id: string): Promise<DraftRow> {
@@ -239,41 +263,3 @@ export class DraftsService {
     );
   }
 }
-
-const toDraft = (
-  row: DraftRow,
-  config: StoredWalletConfig,
-  keyOf: (purpose: KeyPurpose, address: string) => string,
-  payment: PaymentRow | undefined,
-  refunds: SendRow[],
-): Draft => {
-  const { tipPayer, wallets, ...rest } = config;
-  const showPayment = payment && row.status !== "draft";
-  return {
-    _id: row.id,
-    status: row.status as DraftStatus,
-    tokenInfo: row.tokenInfo as TokenInfo,
-    deployerWallet: row.deployerAddress
-      ? { address: row.deployerAddress, privateKey: keyOf("deployer", row.deployerAddress) }
-      : null,
-    walletConfig: {
-      ...rest,
-      wallets: wallets.map((w) => ({ ...w, privateKey: keyOf("bundle", w.address) })),
-      ...(tipPayer ? { tipPayer: { address: tipPayer, privateKey: keyOf("tip", tipPayer) } } : {}),
-    },
-    paymentAddress: showPayment ? payment.address : null,
-    paymentAmount: showPayment ? formatEther(BigInt(payment.amount)) : null,
-    paymentExpiresAt: showPayment ? payment.expiresAt.toISOString() : null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    updatedAt: row.updatedAt.toISOString(),
-    refunds: refunds.map((send) => ({
-      to: send.to,
-      amount: formatEther(BigInt(send.value)),
-      reason: send.reason,
-      txHash: send.status === "signed" ? null : send.txHash,
-      status:
-        send.status === "confirmed" ? "sent" : send.status === "failed" ? "failed" : "pending",
-    })),
-    launch: (row.launch as Draft["launch"]) ?? null,
-  };
-};

@@ -31,7 +31,7 @@ export class PaymentRepository {
         or(
           eq(payments.status, "open"),
           and(eq(payments.status, "paid"), isNull(payments.sweptAt)),
-          gt(payments.createdAt, sql`now() - interval '7 days'`),
+          gt(payments.createdAt, new Date(Date.now() - LATE_WATCH_MS)),
         ),
       );
   }
@@ -107,6 +107,15 @@ export class PaymentRepository {
       .select()
       .from(paymentDeposits)
       .where(eq(paymentDeposits.paymentId, paymentId))
+      .orderBy(asc(paymentDeposits.blockNumber));
+  }
+
+  async depositsOf(paymentIds: string[]): Promise<DepositRow[]> {
+    if (paymentIds.length === 0) return [];
+    return this.db
+      .select()
+      .from(paymentDeposits)
+      .where(inArray(paymentDeposits.paymentId, paymentIds))
       .orderBy(asc(paymentDeposits.blockNumber));
   }
 

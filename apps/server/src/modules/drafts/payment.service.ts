@@ -1,11 +1,11 @@
 import { PAYMENT_WINDOW_SECONDS } from "@bundler/shared";
-import { formatEther } from "viem";
+import { type Address, formatEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftsRepository } from "./drafts.repository.ts";
-import type { DraftsService, StoredWalletConfig } from "./drafts.service.ts";
+import type { DraftsService } from "./drafts.service.ts";
 import type { PaymentRepository } from "./payment.repository.ts";
 
 export class PaymentService {
@@ -20,14 +20,29 @@ export class PaymentService {
     private readonly windowSeconds: number = PAYMENT_WINDOW_SECONDS,
   ) {}
 
-  /** A fresh payment address for the draft; its key is committed before the address is shown. */
+  /**
+   * A fresh payment address for the draft; its key is committed before the address is shown.
+   * A draft already waiting for its payment gets the same open address back; one whose window
+   * has passed gets a new address at once, unless money sits at the old one (the watcher
+   * decides whether it came in time). The old address stays watched, so a late transfer to it
+   * is refunded.
+   */
   async start(ownerId: string, draftId: string) {
-    const draft = await this.drafts.owned(ownerId, draftId);
+    let draft = await this.drafts.owned(ownerId, draftId);
     const chain = requireChain(this.chain);
     if (draft.status === "pending_payment" && draft.paymentId) {
       const open = await this.payments.byId(draft.paymentId);
-      if (open?.status === "open" && open.expiresAt.getTime() > Date.now())
-        return this.answer(open.address, BigInt(open.amount), open.expiresAt);
+      if (open?.status === "open") {
+        if (open.expiresAt.getTime() > Date.now())
+          return this.answer(open.address, BigInt(open.amount), open.expiresAt);
+        const held = await chain.client.getBalance({ address: open.address as Address });
+        if (held > 0n)
+          throw new ConflictError(
+            "A payment reached this draft's address as its window closed and is being checked: try again in a few seconds",
+          );
+        await this.payments.close(open.id, "expired");
+        draft = await this.drafts.owned(ownerId, draftId);
+      }
     }
     if (draft.status !== "draft") {
       throw new ConflictError(
@@ -36,19 +51,8 @@ export class PaymentService {
           : "This draft is already paid",
       );
     }
-    const info = draft.tokenInfo as {
-      name?: string;
-      symbol?: string;
-      description?: string;
-      image?: string;
-    };
-    if (!info.name) throw new BadRequestError("Please enter a token name");
-    if (!info.symbol) throw new BadRequestError("Please enter a token ticker");
-    if (!info.description) throw new BadRequestError("Please enter a token description");
-    if (!info.image) throw new BadRequestError("Please upload a logo");
-    if (!draft.deployerAddress) throw new BadRequestError("Invalid deployer private key");
-    const config = draft.walletConfig as StoredWalletConfig;
-    if (!/^\d+(\.\d+)?$/.test(config.tip ?? "")) throw new BadRequestError("Please enter a tip");
+    const problem = await this.drafts.launchProblem(draft);
+    if (problem) throw new BadRequestError(problem);
 
     const [stored] = await this.vault.store(
       [{ privateKey: generatePrivateKey(), purpose: "payment" }],

@@ -1,26 +1,25 @@
-import { getBalances, rpcBatch, signTransfer } from "@bundler/chain";
-import { type Address, formatEther, getAddress, type Hex, keccak256 } from "viem";
+import { getBalances } from "@bundler/chain";
+import { type Address, formatEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
+import { type IncomingTransfer, scanIncomingTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
-import type { PaymentRow, SendRow } from "./drafts.repository.ts";
-import type { PaymentRepository } from "./payment.repository.ts";
+import type { PaymentRow } from "./drafts.repository.ts";
+import type { DepositRow, PaymentRepository } from "./payment.repository.ts";
+import { PaymentSends } from "./payment-sends.ts";
 
-/** Blocks scanned for incoming transfers per tick at most. */
-const MAX_SCAN_BLOCKS = 500n;
 const TRANSFER_GAS = 21_000n;
+/** Block times are whole seconds: a deposit in the block of the window's last second is in time. */
+const LATE_SLACK_MS = 1000;
 
-interface RpcTx {
-  hash: Hex;
-  from: Address;
-  to: Address | null;
-  value: Hex;
-}
-interface RpcBlock {
-  number: Hex;
-  timestamp: Hex;
-  transactions: RpcTx[];
-}
+/** Runs `load` at most once, on first use. */
+const lazy = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= load();
+    return value;
+  };
+};
 
 /** Serialises the sending part of ticks inside one process (nonces of one wallet). */
 let sendLock: Promise<unknown> = Promise.resolve();
@@ -40,19 +39,21 @@ export interface PaymentWatcherOptions {
  * Watches every open payment address with ONE batched balance read per tick (call `tick()`
  * per block, or let `start()` poll). Credits a draft exactly once (a conditional UPDATE),
  * expires late ones, refunds what is not owed (late, after cancel, over the amount) to its
- * sender minus gas, and sweeps received fees to the treasury. Every outgoing transfer is
- * written (nonce, raw tx, hash) before it is broadcast; unfinished ones are checked on the
- * chain before anything is sent again.
+ * sender minus gas, and sweeps received fees to the treasury (through PaymentSends: every
+ * outgoing transfer is recorded before it is broadcast).
  */
 export class PaymentWatcher {
   private timer: NodeJS.Timeout | undefined;
+  private readonly sends: PaymentSends;
 
   constructor(
     private readonly payments: PaymentRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext,
     private readonly options: PaymentWatcherOptions,
-  ) {}
+  ) {
+    this.sends = new PaymentSends(payments, chain, options.log);
+  }
 
   start(intervalMs = 1000): void {
     if (this.timer) return;
@@ -76,29 +77,30 @@ export class PaymentWatcher {
     this.timer = undefined;
   }
 
+  /**
+   * One pass. The money is looked at before the clock: deposits are read first (each one is
+   * in time or late by its block's time), a payment is credited when its in-time deposits
+   * reach the amount, and it expires only once every block up to the head is read, the
+   * head's time is past the window, and what arrived in time falls short. A payment mined
+   * before expiry but seen after (poll lag, downtime, a restart) is credited, not refunded.
+   */
   async tick(): Promise<void> {
     const watched = await this.payments.watched();
     if (watched.length === 0) return;
-    const balances = await getBalances(this.chain.client, {
-      addresses: watched.map((p) => p.address as Address),
-    });
-    const now = Date.now();
-    for (const [i, payment] of watched.entries()) {
-      const balance = balances[i]?.bnb ?? 0n;
-      if (payment.status !== "open") continue;
-      if (payment.expiresAt.getTime() < now) {
-        if (await this.payments.close(payment.id, "expired")) payment.status = "expired";
-      } else if (balance >= BigInt(payment.amount)) {
-        if (await this.payments.markPaid(payment)) {
-          payment.status = "paid";
-          this.options.onPaid?.(payment);
-        }
-      }
-    }
     await exclusively(async () => {
       await this.resumeSends();
       const head = await this.chain.client.getBlockNumber();
       await this.scanDeposits(watched, head);
+      const balances = await getBalances(this.chain.client, {
+        addresses: watched.map((p) => p.address as Address),
+      });
+      const deposits = await this.payments.depositsOf(watched.map((p) => p.id));
+      const headTime = lazy(() => this.blockTime(head));
+      for (const [i, payment] of watched.entries()) {
+        if (payment.status !== "open") continue;
+        const own = deposits.filter((d) => d.paymentId === payment.id);
+        await this.decide(payment, balances[i]?.bnb ?? 0n, own, head, headTime);
+      }
       await this.payments.setBalances(
         watched.map((p, i) => ({ id: p.id, balance: balances[i]?.bnb ?? 0n })),
       );
@@ -110,62 +112,81 @@ export class PaymentWatcher {
     });
   }
 
-  /** Finds the transfers into watched addresses in the blocks not yet scanned. */
+  /** open → paid when the money arrived in time, or → expired once it surely did not. */
+  private async decide(
+    payment: PaymentRow,
+    balance: bigint,
+    deposits: DepositRow[],
+    head: bigint,
+    headTime: () => Promise<number>,
+  ): Promise<void> {
+    const amount = BigInt(payment.amount);
+    const kept = deposits.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
+    const owedBack = deposits.reduce((sum, d) => sum + BigInt(d.refundable), 0n);
+    const expiresAt = payment.expiresAt.getTime();
+    // Seen in the balance before the window closed counts as in time too: a transfer made by
+    // a contract (an exchange's batch payout) is not found by the block scan.
+    const inTime = kept >= amount || Date.now() <= expiresAt;
+    if (inTime && balance - owedBack >= amount) {
+      if (await this.payments.markPaid(payment)) {
+        payment.status = "paid";
+        this.options.onPaid?.(payment);
+      }
+      return;
+    }
+    if (Date.now() <= expiresAt || payment.scanFromBlock <= head) return;
+    // Every block that could hold an in-time deposit (block time up to expiresAt + 1 s) is read.
+    if ((await headTime()) <= expiresAt + LATE_SLACK_MS) return;
+    if (await this.payments.close(payment.id, "expired")) payment.status = "expired";
+  }
+
+  private async blockTime(blockNumber: bigint): Promise<number> {
+    const block = await this.chain.client.getBlock({ blockNumber });
+    return Number(block.timestamp) * 1000;
+  }
+
+  /**
+   * Finds the transfers into watched addresses in the blocks not yet scanned, and moves each
+   * payment's `scanFromBlock` past what was read (in the database and on the rows in hand).
+   */
   private async scanDeposits(watched: PaymentRow[], head: bigint): Promise<void> {
     let from = head + 1n;
     for (const payment of watched) if (payment.scanFromBlock < from) from = payment.scanFromBlock;
-    if (from > head) return;
-    const to = from + MAX_SCAN_BLOCKS - 1n < head ? from + MAX_SCAN_BLOCKS - 1n : head;
-    const numbers: bigint[] = [];
-    for (let n = from; n <= to; n++) numbers.push(n);
-    const blocks = await rpcBatch<RpcBlock>(
-      this.chain.rpcUrl,
-      numbers.map((n) => ({
-        method: "eth_getBlockByNumber",
-        params: [`0x${n.toString(16)}`, true],
-      })),
-    );
     const byAddress = new Map(watched.map((p) => [p.address.toLowerCase(), p]));
-    for (const { result: block } of blocks) {
-      if (!block) throw new Error("a block could not be read; the scan resumes next tick");
-      for (const tx of block.transactions) {
-        const payment = tx.to ? byAddress.get(tx.to.toLowerCase()) : undefined;
-        const value = BigInt(tx.value);
-        if (!payment || value === 0n || BigInt(block.number) < payment.scanFromBlock) continue;
-        await this.recordDeposit(
-          payment,
-          tx,
-          value,
-          BigInt(block.number),
-          new Date(Number(BigInt(block.timestamp)) * 1000),
-        );
-      }
-    }
-    await this.payments.setScanFrom(
-      watched.filter((p) => p.scanFromBlock <= to).map((p) => p.id),
-      to + 1n,
+    const scan = await scanIncomingTransfers(
+      this.chain.rpcUrl,
+      new Set(byAddress.keys()),
+      from,
+      head,
     );
+    if (scan.lastBlock < from) return;
+    for (const transfer of scan.transfers) {
+      const payment = byAddress.get(transfer.to);
+      if (!payment || transfer.blockNumber < payment.scanFromBlock) continue;
+      await this.recordDeposit(payment, transfer);
+    }
+    const advanced = watched.filter((p) => p.scanFromBlock <= scan.lastBlock);
+    await this.payments.setScanFrom(
+      advanced.map((p) => p.id),
+      scan.lastBlock + 1n,
+    );
+    for (const payment of advanced) payment.scanFromBlock = scan.lastBlock + 1n;
   }
 
   /** What of a deposit is owed back: all of it if late, the part over the amount otherwise. */
-  private async recordDeposit(
-    payment: PaymentRow,
-    tx: RpcTx,
-    value: bigint,
-    blockNumber: bigint,
-    blockTime: Date,
-  ) {
+  private async recordDeposit(payment: PaymentRow, transfer: IncomingTransfer) {
+    const { value, blockNumber, blockTime } = transfer;
     const earlier = await this.payments.deposits(payment.id);
     const late =
-      blockTime.getTime() > payment.expiresAt.getTime() + 1000 ||
+      blockTime.getTime() > payment.expiresAt.getTime() + LATE_SLACK_MS ||
       (payment.closedAt !== null && payment.status === "cancelled" && blockTime > payment.closedAt);
     const counted = earlier.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
     const owedToFee = late ? 0n : BigInt(payment.amount) - counted;
     const keep = owedToFee <= 0n ? 0n : owedToFee < value ? owedToFee : value;
     await this.payments.insertDeposit({
-      txHash: tx.hash,
+      txHash: transfer.hash,
       paymentId: payment.id,
-      from: getAddress(tx.from),
+      from: transfer.from,
       value: value.toString(),
       blockNumber,
       blockTime,
@@ -173,12 +194,17 @@ export class PaymentWatcher {
     });
   }
 
+  /** Transfers recorded but not known to be mined: ask the chain before sending anything again. */
+  resumeSends(): Promise<void> {
+    return this.sends.resumeSends();
+  }
+
   /** Refunds what is not owed, then sweeps the fee of a paid payment to the treasury. */
   private async settle(payment: PaymentRow): Promise<void> {
     const key = await this.vault.find(payment.address, "payment");
     if (!key) return;
     const account = privateKeyToAccount(key);
-    const gasPrice = await this.gasPrice();
+    const gasPrice = await this.sends.gasPrice();
     const gasCost = TRANSFER_GAS * gasPrice;
     const deposits = await this.payments.deposits(payment.id);
     for (const deposit of deposits) {
@@ -193,7 +219,7 @@ export class PaymentWatcher {
           : payment.status === "cancelled"
             ? "Payment arrived for a cancelled payment"
             : "Payment arrived after the payment window expired";
-      const send = await this.sign(
+      const send = await this.sends.sign(
         account,
         payment,
         "refund",
@@ -209,7 +235,7 @@ export class PaymentWatcher {
         });
         continue;
       }
-      await this.broadcast(send);
+      await this.sends.broadcast(send);
     }
     if (payment.status !== "paid" || payment.sweptAt) return;
     const pending = (await this.payments.deposits(payment.id)).some(
@@ -221,7 +247,7 @@ export class PaymentWatcher {
       blockTag: "pending",
     });
     if (balance <= gasCost) return;
-    const send = await this.sign(
+    const send = await this.sends.sign(
       account,
       payment,
       "sweep",
@@ -237,102 +263,6 @@ export class PaymentWatcher {
       });
       return;
     }
-    await this.broadcast(send);
-  }
-
-  private async gasPrice(): Promise<bigint> {
-    const price = await this.chain.client.getGasPrice();
-    const floor = this.chain.profile.gasPriceFloor;
-    if (price < floor) return floor;
-    return price;
-  }
-
-  /** Signs and RECORDS a transfer; nothing is broadcast yet. */
-  private async sign(
-    account: ReturnType<typeof privateKeyToAccount>,
-    payment: PaymentRow,
-    kind: "refund" | "sweep",
-    to: Address,
-    value: bigint,
-    gasPrice: bigint,
-    reason: string,
-  ): Promise<SendRow> {
-    const nonce = await this.chain.client.getTransactionCount({
-      address: account.address,
-      blockTag: "pending",
-    });
-    const raw = await signTransfer({
-      account,
-      chainId: this.chain.chainId,
-      to,
-      value,
-      nonce,
-      gasPrice,
-    });
-    return this.payments.insertSend({
-      kind,
-      paymentId: payment.id,
-      draftId: payment.draftId,
-      from: account.address,
-      to,
-      value: value.toString(),
-      nonce,
-      rawTx: raw,
-      txHash: keccak256(raw),
-      reason,
-    });
-  }
-
-  private async broadcast(send: SendRow): Promise<void> {
-    try {
-      await this.chain.client.sendRawTransaction({ serializedTransaction: send.rawTx as Hex });
-    } catch (error) {
-      const message = (error as Error).message;
-      if (!/already known|nonce too low/i.test(message)) {
-        this.options.log?.(`payment watcher: broadcast of ${send.txHash} failed: ${message}`);
-        return; // resumeSends decides on the next tick, from the chain
-      }
-    }
-    await this.payments.setSend(send.id, { status: "sent" });
-    try {
-      const receipt = await this.chain.client.waitForTransactionReceipt({
-        hash: send.txHash as Hex,
-        timeout: 30_000,
-        pollingInterval: 250,
-      });
-      await this.finish(send, receipt.status === "success" ? null : "the transfer reverted");
-    } catch {
-      // Not mined yet: resumeSends picks it up next tick.
-    }
-  }
-
-  private async finish(send: SendRow, error: string | null) {
-    await this.payments.setSend(
-      send.id,
-      error ? { status: "failed", error } : { status: "confirmed" },
-    );
-    if (error) {
-      if (send.kind === "refund") await this.payments.releaseRefund(send.id);
-      else if (send.paymentId) await this.payments.releaseSweep(send.paymentId);
-    }
-  }
-
-  /** Transfers recorded but not known to be mined: ask the chain before sending anything again. */
-  async resumeSends(): Promise<void> {
-    for (const send of await this.payments.unfinishedSends()) {
-      const receipt = await this.chain.client
-        .getTransactionReceipt({ hash: send.txHash as Hex })
-        .catch(() => null);
-      if (receipt) {
-        await this.finish(send, receipt.status === "success" ? null : "the transfer reverted");
-        continue;
-      }
-      const mined = await this.chain.client.getTransactionCount({ address: send.from as Address });
-      if (mined > send.nonce) {
-        await this.finish(send, "replaced by another transaction with the same nonce");
-        continue;
-      }
-      await this.broadcast(send);
-    }
+    await this.sends.broadcast(send);
   }
 }

@@ -1,24 +1,26 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { getFreePort, profiles } from "@bundler/chain";
-import type { Draft } from "@bundler/shared";
+import type { Draft, LaunchPlan } from "@bundler/shared";
 import { eq } from "drizzle-orm";
-import { type Address, createWalletClient, erc20Abi, http, parseEther } from "viem";
+import { type Address, erc20Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chainSends, delayedBuys, drafts as draftsTable } from "../../db/schema.ts";
-import { type ChainContext, localChainContext } from "../../lib/chain-context.ts";
+import { delayedBuys, drafts as draftsTable } from "../../db/schema.ts";
+import type { ChainContext } from "../../lib/chain-context.ts";
 import { sealAccessKeyPayload } from "../../lib/envelope.ts";
-import { type LocalChain, startLocalChain } from "../../lib/local-chain.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
+import { startTestChain, type TestChain } from "../../test/chain.ts";
+import {
+  apiCaller,
+  draftInput,
+  type ExtraConfig,
+  newWallet,
+  payerOn,
+} from "../../test/drafts-api.ts";
 import { PaymentRepository } from "../drafts/payment.repository.ts";
 import { PaymentWatcher } from "../drafts/payment.watcher.ts";
 import { LaunchRepository } from "./launch.repository.ts";
 import { LaunchService } from "./launch.service.ts";
 
-let dataDir: string;
-let local: LocalChain;
+let testChain: TestChain;
 let chain: ChainContext;
 let app: TestApp;
 let key: string;
@@ -28,28 +30,13 @@ const treasury = privateKeyToAccount(generatePrivateKey()).address;
 const masterKey = Buffer.alloc(32, 7);
 const FEE = parseEther("0.01");
 
-const rpc = (method: string, params: unknown[]) =>
-  fetch(local.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
+const rpc = (method: string, params: unknown[]) => testChain.rpc(method, params);
 const setBalance = (address: Address, value: bigint) =>
   rpc("anvil_setBalance", [address, `0x${value.toString(16)}`]);
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "lb-launch-"));
-  local = await startLocalChain({
-    dataDir,
-    anvilPort: await getFreePort(),
-    blockTime: 1,
-    chainId: profiles.local.chainId,
-    masterKey,
-    databaseExisted: false,
-    builderMaxTxs: 50,
-    builderMinTip: parseEther("0.0005"),
-  });
-  chain = localChainContext(profiles.local, local, 50);
+  testChain = await startTestChain(masterKey);
+  ({ chain } = testChain);
   app = await createTestApp({
     chain,
     masterKey,
@@ -63,173 +50,50 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  await local?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await testChain?.stop();
 });
 
-const call = async (
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  payload?: unknown,
-  as = key,
-) => {
-  const response = await app.server.inject({
-    method,
-    url,
-    headers: { "x-auth-key": as },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
-};
+const call = apiCaller(
+  () => app,
+  () => key,
+);
 
-const wallet = () => {
-  const privateKey = generatePrivateKey();
-  return { address: privateKeyToAccount(privateKey).address, privateKey };
+/** The terminal lines `run` sends to the user. */
+const captureTerminal = async (run: () => Promise<void>): Promise<string[]> => {
+  const emitted: string[] = [];
+  const spy = vi
+    .spyOn(app.realtime, "emitToUser")
+    .mockImplementation(async (_user, _kind, { message }) => {
+      emitted.push(message);
+    });
+  try {
+    await run();
+  } finally {
+    spy.mockRestore();
+  }
+  return emitted;
 };
-
-type ExtraConfig = (wallets: Array<{ address: Address }>) => Record<string, unknown>;
 
 const newDraft = async (walletCount = 3, extraConfig: ExtraConfig = () => ({})) => {
-  const wallets = Array.from({ length: walletCount }, (_, i) => ({
-    ...wallet(),
-    buyValue: `0.0${i + 1}`,
-  }));
-  const input = {
-    tokenInfo: {
-      name: "Bundle Moon",
-      symbol: "BMOON",
-      description: "launched by the test",
-      image: "data:image/png;base64,AAAA",
-      preSale: "0.05",
-    },
-    deployerWallet: wallet(),
-    walletConfig: {
-      wallets,
-      tip: "0.001",
-      ...extraConfig(wallets),
-    },
-  };
+  const input = draftInput(walletCount, extraConfig);
   const { body } = await call("POST", "/api/draft/create", input);
   return { id: body.draftId as string, input };
 };
 
-const payer = async () => {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await setBalance(account.address, parseEther("10"));
-  const wallet = createWalletClient({ account, transport: http(local.rpcUrl) });
-  const pay = async (to: Address, value: bigint) => {
-    const hash = await wallet.sendTransaction({ chain: null, to, value });
-    const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 200 });
-    return receipt.gasUsed * receipt.effectiveGasPrice;
-  };
-  return { account, pay };
+const watcher = () =>
+  new PaymentWatcher(new PaymentRepository(app.database.db), app.vault, chain, { treasury });
+
+/** A draft whose launch fee is paid (the watcher credited it). */
+const paidDraft = async (walletCount = 3, extraConfig: ExtraConfig = () => ({})) => {
+  const draft = await newDraft(walletCount, extraConfig);
+  const address = (await call("POST", `/api/draft/${draft.id}/payment`)).body
+    .paymentAddress as Address;
+  await (await payerOn(testChain)).pay(address, FEE);
+  await watcher().tick();
+  return draft;
 };
 
-const watcher = (onPaid?: () => void) =>
-  new PaymentWatcher(new PaymentRepository(app.database.db), app.vault, chain, {
-    treasury,
-    ...(onPaid ? { onPaid } : {}),
-  });
-
-const balance = (address: Address) => chain.client.getBalance({ address });
-
-describe("launch fee payment", () => {
-  it("credits a payment exactly once across concurrent ticks and a restart, and sweeps the fee", async () => {
-    const { id } = await newDraft();
-    const started = await call("POST", `/api/draft/${id}/payment`);
-    expect(started.status).toBe(200);
-    expect(started.body.paymentAmount).toBe("0.01");
-    const address = started.body.paymentAddress as Address;
-    // Resuming answers the same address.
-    expect((await call("POST", `/api/draft/${id}/payment`)).body.paymentAddress).toBe(address);
-    expect((await call("GET", `/api/draft/${id}/payment/status`)).body.isPaid).toBe(false);
-    expect(
-      (await call("PUT", `/api/draft/${id}`, (await call("GET", `/api/draft/${id}`)).body.draft))
-        .status,
-    ).toBe(409);
-
-    const { pay } = await payer();
-    await pay(address, FEE);
-    let credited = 0;
-    const first = watcher(() => credited++);
-    await Promise.all([first.tick(), first.tick()]);
-    await watcher(() => credited++).tick(); // a "restarted" process
-    expect(credited).toBe(1);
-    const status = await call("GET", `/api/draft/${id}/payment/status`);
-    expect(status.body).toMatchObject({ isPaid: true, status: "paid" });
-    expect(await balance(treasury)).toBeGreaterThan(FEE - parseEther("0.001"));
-    expect(await balance(address)).toBeLessThan(parseEther("0.0001"));
-  });
-
-  it("refunds a payment that arrives after cancellation, minus gas", async () => {
-    const { id } = await newDraft();
-    const address = (await call("POST", `/api/draft/${id}/payment`)).body.paymentAddress as Address;
-    expect((await call("POST", `/api/draft/${id}/payment/cancel`)).status).toBe(200);
-    expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("draft");
-    const { account, pay } = await payer();
-    const before = await balance(account.address);
-    const payerGas = await pay(address, FEE);
-    await watcher().tick();
-    const lost = before - (await balance(account.address)) - payerGas;
-    expect(lost).toBeGreaterThan(0n);
-    expect(lost).toBeLessThanOrEqual(21_000n * 10n ** 10n); // one transfer's gas at most
-    const draft = (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
-    expect(draft.status).toBe("draft");
-    expect(draft.refunds).toHaveLength(1);
-    expect(draft.refunds[0]).toMatchObject({ to: account.address, status: "sent" });
-    // A second watcher (restart) never refunds twice.
-    await watcher().tick();
-    const sends = await app.database.db.select().from(chainSends).where(eq(chainSends.draftId, id));
-    expect(sends.filter((s) => s.status !== "failed")).toHaveLength(1);
-  });
-
-  it("refunds a payment that arrives after expiry", async () => {
-    const { id } = await newDraft();
-    const address = (await call("POST", `/api/draft/${id}/payment`)).body.paymentAddress as Address;
-    const { payments } = await import("../../db/schema.ts");
-    await app.database.db
-      .update(payments)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(payments.address, address));
-    await watcher().tick();
-    expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("draft");
-    const { account, pay } = await payer();
-    const before = await balance(account.address);
-    const payerGas = await pay(address, FEE);
-    await watcher().tick();
-    const lost = before - (await balance(account.address)) - payerGas;
-    expect(lost > 0n && lost <= 21_000n * 10n ** 10n).toBe(true);
-  });
-
-  it("credits an overpayment and refunds the excess to its sender", async () => {
-    const { id } = await newDraft();
-    const address = (await call("POST", `/api/draft/${id}/payment`)).body.paymentAddress as Address;
-    const treasuryBefore = await balance(treasury);
-    const { account, pay } = await payer();
-    const before = await balance(account.address);
-    const payerGas = await pay(address, FEE * 3n);
-    await watcher().tick();
-    expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("paid");
-    const spent = before - (await balance(account.address)) - payerGas;
-    // The payer is out the fee plus one refund's gas.
-    expect(spent - FEE > 0n && spent - FEE <= 21_000n * 10n ** 10n).toBe(true);
-    const draft = (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
-    expect(draft.refunds[0]?.reason).toMatch(/more than/);
-    const swept = (await balance(treasury)) - treasuryBefore;
-    expect(swept > FEE - parseEther("0.001") && swept < FEE).toBe(true);
-  });
-});
-
 describe("execution", () => {
-  const paidDraft = async (walletCount = 3, extraConfig: ExtraConfig = () => ({})) => {
-    const draft = await newDraft(walletCount, extraConfig);
-    const address = (await call("POST", `/api/draft/${draft.id}/payment`)).body
-      .paymentAddress as Address;
-    await (await payer()).pay(address, FEE);
-    await watcher().tick();
-    return draft;
-  };
-
   it("fails with a reason and keeps the draft paid, then launches with every buy in the create's block", async () => {
     const emitted: string[] = [];
     const spy = vi
@@ -295,6 +159,83 @@ describe("execution", () => {
     const again = await call("POST", `/api/draft/${id}/execute`);
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/already launched/);
+  });
+
+  it("launches with every wallet holding exactly what the draft's plan asks, each getting the tokens it quoted", async () => {
+    const { id } = await paidDraft(4, () => ({ tipPayer: newWallet() }));
+    const answer = await call("GET", `/api/draft/${id}/summary`);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const plan = answer.body.plan as LaunchPlan;
+    expect(plan.totals.launchFeePaid).toBe(true);
+    expect(plan.totals.launchFee).toBe("0.01");
+    expect(plan.curve).toEqual({ graduates: false, soldOut: false, warning: null });
+    expect(plan.funding).toHaveLength(6); // deployer, tip payer, 4 wallets
+    for (const { address, required } of plan.funding)
+      await setBalance(address as Address, parseEther(required));
+
+    const emitted = await captureTerminal(async () => {
+      expect((await call("POST", `/api/draft/${id}/execute`)).status).toBe(200);
+      await app.launches.idle();
+    });
+    const draft = (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
+    expect(draft.status, emitted.join("\n")).toBe("executed");
+    const token = draft.launch?.tokenAddress as Address;
+    const held = (address: string) =>
+      chain.client.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [address as Address],
+      });
+    for (const wallet of plan.wallets)
+      expect(await held(wallet.address)).toBe(BigInt(wallet.tokenAmount));
+    expect(await held(plan.creator.address as string)).toBe(BigInt(plan.creator.tokenAmount));
+  });
+
+  it("refuses to execute a paid draft that lost its logo, in the spec's words, and keeps it paid", async () => {
+    const { id, input } = await paidDraft(1);
+    const edited = await call("PUT", `/api/draft/${id}`, {
+      ...input,
+      tokenInfo: { ...input.tokenInfo, image: "" },
+    });
+    expect(edited.status).toBe(200);
+    const refused = await call("POST", `/api/draft/${id}/execute`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe("Please upload a logo");
+    expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("paid");
+  });
+
+  it("plans an unsaved launch for the create page: the sniper held back, refusing one not in the list", async () => {
+    const wallets = [newWallet(), newWallet()].map((w) => ({
+      address: w.address,
+      buyValue: "0.5",
+    }));
+    const body = {
+      deployerAddress: newWallet().address,
+      creatorBuy: "0.1",
+      tip: "0.001",
+      wallets,
+      delaySnipeAddress: wallets[0]?.address,
+    };
+    const answer = await call("POST", "/api/bundle/plan", body);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const plan = answer.body.plan as LaunchPlan;
+    expect(plan.wallets.map((w) => [w.delayed, w.bundle])).toEqual([
+      [true, null],
+      [false, 0],
+    ]);
+    expect(plan.totals).toMatchObject({
+      bundleBuys: "0.5",
+      delayedBuy: "0.5",
+      launchFeePaid: false,
+    });
+    expect(plan.costs.creationFee).toBe("0.01");
+    const stranger = await call("POST", "/api/bundle/plan", {
+      ...body,
+      delaySnipeAddress: newWallet().address,
+    });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error).toBe("Address must be one of the imported wallet addresses");
   });
 
   it("runs the same engine from an access-key-encrypted bundle payload", async () => {
@@ -451,10 +392,10 @@ describe("execution", () => {
   });
 
   it("reads balances in one call", async () => {
-    const a = wallet().address;
+    const a = newWallet().address;
     await setBalance(a, parseEther("1.5"));
     const answer = await call("POST", "/api/wallets/balances", {
-      addresses: [a, wallet().address],
+      addresses: [a, newWallet().address],
     });
     expect(answer.body.balances).toEqual([
       { address: a, balance: "1.5" },

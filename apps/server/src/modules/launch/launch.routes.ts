@@ -1,4 +1,4 @@
-import { executeBundleRoute } from "@bundler/shared";
+import { executeBundleRoute, planLaunchRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUser } from "../../lib/access.ts";
@@ -6,12 +6,24 @@ import { openAccessKeyPayload } from "../../lib/envelope.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { draftNotFound } from "../drafts/drafts.service.ts";
 import type { LaunchService } from "./launch.service.ts";
+import type { LaunchPlanService } from "./launch-plan.service.ts";
 
 const payloadSchema = z.object({ draftId: z.string() }).passthrough();
 
 export const launchRoutes =
-  (launches: LaunchService): FastifyPluginAsyncZod =>
+  (launches: LaunchService, plans: LaunchPlanService): FastifyPluginAsyncZod =>
   async (app) => {
+    app.route({
+      method: planLaunchRoute.method,
+      url: planLaunchRoute.path,
+      schema: { body: planLaunchRoute.body },
+      config: { access: planLaunchRoute.access },
+      handler: async (request) => ({
+        success: true as const,
+        plan: await plans.plan(request.body),
+      }),
+    });
+
     app.route({
       method: executeBundleRoute.method,
       url: executeBundleRoute.path,

@@ -38,9 +38,17 @@ export const walletsRoutes =
       schema: { body: generateAmountsRoute.body },
       config: { access: generateAmountsRoute.access },
       handler: async (request) => {
-        const { wallets: addresses, ...range } = request.body;
-        const bnbAmounts = wallets.amounts(addresses, range);
-        return { success: true as const, message: "Amounts generated", bnbAmounts };
+        const { wallets: addresses, creatorBuy, delaySnipeAddress, ...range } = request.body;
+        const { amounts, curve } = wallets.amounts(addresses, range, {
+          creatorBuy,
+          delaySnipeAddress,
+        });
+        return {
+          success: true as const,
+          message: "Amounts generated",
+          bnbAmounts: amounts,
+          curve,
+        };
       },
     });
 

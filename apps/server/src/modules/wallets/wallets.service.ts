@@ -1,99 +1,19 @@
-import { randomInt } from "node:crypto";
 import { getBalances } from "@bundler/chain";
-import {
-  CURVE_SUPPLY,
-  type CurveState,
-  GWEI_UNIT,
-  newCurve,
-  quoteBuyAmount,
-  quoteBuyWithFunds,
-  TOTAL_SUPPLY,
-} from "@bundler/contracts";
-import type { WalletAmount } from "@bundler/shared";
+import type { CurveOutlook, WalletAmount } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, DEFAULT_CURVE, requireChain } from "../../lib/chain-context.ts";
 import { sealForBrowser } from "../../lib/envelope.ts";
 import { BadRequestError } from "../../lib/errors.ts";
 import { type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
+import { type BuyRange, checkRange, generateBuys } from "./buy-amounts.ts";
 
-export interface BuyRange {
-  minBuyAmount: string;
-  maxBuyAmount: string;
-  isPercentage: boolean;
+export interface BuyContext {
+  /** The creator's buy (BNB), which runs before every wallet's. */
+  creatorBuy?: string | undefined;
+  /** The delayed sniper, quoted after the bundle. */
+  delaySnipeAddress?: string | undefined;
 }
-
-/** Percent inputs are read to this many decimals (1e-6 %). */
-const PERCENT_SCALE = 1_000_000n;
-
-const parsePercent = (value: string): bigint => {
-  const [whole = "0", fraction = ""] = value.split(".");
-  return BigInt(whole) * PERCENT_SCALE + BigInt(fraction.slice(0, 6).padEnd(6, "0"));
-};
-
-/** A uniform bigint in [lo, hi]. */
-const randomBigint = (lo: bigint, hi: bigint): bigint => {
-  if (hi <= lo) return lo;
-  const span = hi - lo + 1n;
-  const bytes = Math.ceil(span.toString(16).length / 2) + 8;
-  const buffer = Buffer.alloc(bytes);
-  for (let i = 0; i < bytes; i++) buffer[i] = randomInt(256);
-  return lo + (BigInt(`0x${buffer.toString("hex")}`) % span);
-};
-
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
-
-/**
- * One wallet's buy within [min, max]:
- * - BNB: a random gwei-aligned amount in [min, max] (min itself when the range holds no whole gwei);
- *   tokenAmount is what it buys on a fresh curve.
- * - Percent of total supply: a random token amount in [min %, max %] (gwei-aligned, capped at the
- *   curve), priced on a FRESH curve with quoteBuyAmount: buyValue = cost + fee, rounded up to gwei.
- */
-export const randomBuy = (
-  range: BuyRange,
-  curveSettings: Omit<CurveState, "offers"> = DEFAULT_CURVE,
-): { buyValue: bigint; tokenAmount: bigint } => {
-  const curve = newCurve(curveSettings);
-  if (range.isPercentage) {
-    const lo = parsePercent(range.minBuyAmount);
-    const hi = parsePercent(range.maxBuyAmount);
-    const loTokens = ceilDiv(TOTAL_SUPPLY * lo, 100n * PERCENT_SCALE * GWEI_UNIT) * GWEI_UNIT;
-    const hiTokens = ((TOTAL_SUPPLY * hi) / (100n * PERCENT_SCALE) / GWEI_UNIT) * GWEI_UNIT;
-    let tokens =
-      hiTokens >= loTokens
-        ? randomBigint(loTokens / GWEI_UNIT, hiTokens / GWEI_UNIT) * GWEI_UNIT
-        : loTokens;
-    if (tokens > CURVE_SUPPLY) tokens = CURVE_SUPPLY;
-    if (tokens === 0n) return { buyValue: 0n, tokenAmount: 0n };
-    const quote = quoteBuyAmount(curve, tokens);
-    return {
-      buyValue: ceilDiv(quote.cost + quote.fee, GWEI_UNIT) * GWEI_UNIT,
-      tokenAmount: quote.amount,
-    };
-  }
-  const lo = parseEther(range.minBuyAmount);
-  const hi = parseEther(range.maxBuyAmount);
-  const loG = ceilDiv(lo, GWEI_UNIT);
-  const hiG = hi / GWEI_UNIT;
-  const buyValue = hiG >= loG ? randomBigint(loG, hiG) * GWEI_UNIT : lo;
-  let tokenAmount = 0n;
-  try {
-    if (buyValue > 0n) tokenAmount = quoteBuyWithFunds(curve, buyValue).amount;
-  } catch {
-    tokenAmount = 0n; // below the minimum fee: buys nothing
-  }
-  return { buyValue, tokenAmount };
-};
-
-export const checkRange = (range: BuyRange): void => {
-  const lo = range.isPercentage ? parsePercent(range.minBuyAmount) : parseEther(range.minBuyAmount);
-  const hi = range.isPercentage ? parsePercent(range.maxBuyAmount) : parseEther(range.maxBuyAmount);
-  if (lo > hi)
-    throw new BadRequestError("Minimum buy amount cannot be greater than maximum buy amount");
-  if (range.isPercentage && hi > 100n * PERCENT_SCALE)
-    throw new BadRequestError("A buy cannot be more than 100% of the supply");
-};
 
 export class WalletsService {
   constructor(
@@ -105,16 +25,32 @@ export class WalletsService {
     return this.chain?.curve ?? DEFAULT_CURVE;
   }
 
-  amounts(addresses: string[], range: BuyRange): WalletAmount[] {
+  /** A random buy per wallet within the range, quoted in the order the launch runs them. */
+  amounts(
+    addresses: string[],
+    range: BuyRange,
+    context: BuyContext = {},
+  ): { amounts: WalletAmount[]; curve: CurveOutlook } {
     checkRange(range);
-    return addresses.map((address) => {
-      const { buyValue, tokenAmount } = randomBuy(range, this.curve);
-      return {
-        address: getAddress(address),
-        buyValue: formatEther(buyValue),
-        tokenAmount: tokenAmount.toString(),
-      };
+    const wallets = addresses.map((a) => getAddress(a));
+    const sniper = context.delaySnipeAddress ? getAddress(context.delaySnipeAddress) : null;
+    if (sniper && !wallets.includes(sniper))
+      throw new BadRequestError("Address must be one of the imported wallet addresses");
+    const { buys, outlook } = generateBuys({
+      addresses: wallets,
+      range,
+      curve: this.curve,
+      creatorBuy: parseEther(context.creatorBuy ?? "0"),
+      sniper,
     });
+    return {
+      amounts: buys.map((b) => ({
+        address: b.address,
+        buyValue: formatEther(b.buyValue),
+        tokenAmount: b.tokenAmount.toString(),
+      })),
+      curve: outlook,
+    };
   }
 
   /** New bundle wallets: keys committed to the vault first, then sealed for the browser. */
@@ -137,7 +73,7 @@ export class WalletsService {
       publicKey,
       JSON.stringify(stored.map(({ address, privateKey }) => ({ address, privateKey }))),
     );
-    const amounts = this.amounts(
+    const { amounts } = this.amounts(
       stored.map((entry) => entry.address),
       range,
     );

@@ -6,10 +6,14 @@ import { NewsBanner } from "../../features/news/components/news-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { Menu } from "./menu.tsx";
 
-/** News, menu, page and footer; the auth modal blocks all of it while nobody is logged in. */
+/**
+ * News, menu, page and footer; the auth modal blocks all of it while nobody is logged in,
+ * or while the server cannot say whether the stored key is good.
+ */
 export function AppLayout() {
   const { status } = useAuth();
-  const blocked = status === "anonymous";
+  const blocked = status === "anonymous" || status === "unreachable";
+  const waiting = status === "loading" || status === "unreachable";
 
   return (
     <>
@@ -17,7 +21,7 @@ export function AppLayout() {
         <NewsBanner />
         <Menu />
         <main className="flex flex-1 flex-col">
-          {status === "loading" ? <LoadingScreen label="checking access key" /> : <Outlet />}
+          {waiting ? <LoadingScreen label="checking access key" /> : <Outlet />}
         </main>
         <Footer />
       </div>

@@ -1,4 +1,3 @@
-import { TOAST_DURATION_MS, TOAST_LIMIT } from "@bundler/shared";
 import { useEffect } from "react";
 import toast, {
   type Renderable,
@@ -8,6 +7,7 @@ import toast, {
   useToasterStore,
 } from "react-hot-toast";
 import { toastsOverLimit } from "./toast-limit.ts";
+import { MAX_VISIBLE_TOASTS, TOAST_OPTIONS, TOAST_POSITION } from "./toast-options.ts";
 
 /** "Title\nhint" messages (the api client's) render as a bold title over a dim hint. */
 function ToastText({ message }: { message: Renderable }) {
@@ -24,33 +24,11 @@ function ToastText({ message }: { message: Renderable }) {
 export function AppToaster() {
   const { toasts } = useToasterStore();
   useEffect(() => {
-    for (const t of toastsOverLimit(toasts, TOAST_LIMIT)) toast.dismiss(t.id);
+    for (const t of toastsOverLimit(toasts, MAX_VISIBLE_TOASTS)) toast.dismiss(t.id);
   }, [toasts]);
 
   return (
-    <Toaster
-      position="top-center"
-      toastOptions={{
-        duration: TOAST_DURATION_MS.blank,
-        success: {
-          duration: TOAST_DURATION_MS.success,
-          iconTheme: { primary: "#3fd17a", secondary: "#090b0a" },
-        },
-        error: {
-          duration: TOAST_DURATION_MS.error,
-          iconTheme: { primary: "#ff5f56", secondary: "#090b0a" },
-        },
-        style: {
-          background: "#151a19",
-          color: "#d8dedb",
-          border: "1px solid #34403d",
-          borderRadius: "4px",
-          fontFamily: "inherit",
-          fontSize: "13px",
-          maxWidth: "480px",
-        },
-      }}
-    >
+    <Toaster position={TOAST_POSITION} toastOptions={TOAST_OPTIONS}>
       {(t) => (
         <ToastBar toast={t}>
           {({ icon }) => (

@@ -6,13 +6,21 @@ export interface CopyFieldProps {
   value: string;
   /** What the copy button is called for screen readers, e.g. "Copy payment address". */
   copyLabel: string;
+  /** The confirmation toast, "Copied to clipboard!" unless told. */
+  copiedMessage?: string;
   "data-testid"?: string;
 }
 
-/** A labelled value with a [copy] button; toasts "Copied to clipboard!". */
-export function CopyField({ label, value, copyLabel, "data-testid": testId }: CopyFieldProps) {
+/** A labelled value with a [copy] button; toasts "Copied to clipboard!" (or `copiedMessage`). */
+export function CopyField({
+  label,
+  value,
+  copyLabel,
+  copiedMessage = "Copied to clipboard!",
+  "data-testid": testId,
+}: CopyFieldProps) {
   const copy = async () => {
-    if (await copyText(value)) toast.success("Copied to clipboard!");
+    if (await copyText(value)) toast.success(copiedMessage);
   };
   return (
     <div className="flex flex-col gap-1">

@@ -1,3 +1,4 @@
+import { AUTH_MESSAGES } from "@bundler/shared";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router";
 import { useAuth } from "../hooks/use-auth.ts";
@@ -9,15 +10,21 @@ import { useAuth } from "../hooks/use-auth.ts";
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { status } = useAuth();
   if (status !== "authenticated") {
-    return <p className="px-4 py-16 text-center text-faint">Log in to use this page.</p>;
+    return (
+      <div className="flex flex-col gap-1 px-4 py-16 text-center">
+        <p className="text-dim">{AUTH_MESSAGES.noKeyFound}</p>
+        <p className="text-faint">Log in to use this page.</p>
+      </div>
+    );
   }
   return children;
 }
 
-/** Admin and superadmin only; any other logged-in role goes to "/". */
+/** Admin and superadmin only; anyone else (a user, nobody) goes to "/". */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { status, isAdmin } = useAuth();
-  if (status !== "authenticated") return null;
+  // Until the stored key's role is known, nobody is sent anywhere.
+  if (status === "loading" || status === "unreachable") return null;
   if (!isAdmin) return <Navigate to="/" replace />;
   return children;
 }

@@ -2,45 +2,20 @@ import { AUTH_MESSAGES } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import toast from "react-hot-toast";
-import {
-  ApiError,
-  notifyApiError,
-  setApiAuthKey,
-  setUnauthorizedHandler,
-} from "../../../lib/api-client.ts";
-import { type KeyStore, randomUuid } from "../../../lib/key-store.ts";
+import { setApiAuthKey, setUnauthorizedHandler } from "../../../lib/api-client.ts";
+import { randomUuid } from "../../../lib/key-store.ts";
 import { getKeyStore } from "../../../lib/key-store-browser.ts";
 import { validateKey } from "../api/validate-key.ts";
 import { AuthContext, type AuthState, type SessionInput } from "../hooks/use-auth.ts";
-import { decideStartup, isKeyRejection } from "../utils/stored-session.ts";
-
-const NOTHING_STORED = { key: null, role: null, lastValidatedAt: null };
-
-/** Resolves the stored key to a session at start-up, or null when the user must log in. */
-async function restoreSession(
-  store: KeyStore,
-  saveSession: (session: SessionInput) => Promise<void>,
-): Promise<SessionInput | null> {
-  const stored = await store.load().catch(() => NOTHING_STORED);
-  const decision = decideStartup(stored, Date.now());
-  if (decision.kind === "none") return null;
-  if (decision.kind === "trusted") return { key: decision.key, role: decision.role };
-  try {
-    const { role } = await validateKey(decision.key);
-    await saveSession({ key: decision.key, role });
-    return { key: decision.key, role };
-  } catch (error) {
-    if (!(error instanceof ApiError)) console.error(error);
-    else if (isKeyRejection(error)) await store.clear().catch(() => undefined);
-    else notifyApiError(error);
-    return null;
-  }
-}
+import { restoreSession } from "../utils/restore-session.ts";
+import { STARTUP_RETRY_MS } from "../utils/stored-session.ts";
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const store = getKeyStore();
   const [state, setState] = useState<AuthState>({ status: "loading" });
+  // Each increment asks the server about the stored key again.
+  const [attempt, setAttempt] = useState(0);
   // Used only when storage is broken: a device id for this page load.
   const [spareDeviceId] = useState(randomUuid);
 
@@ -80,25 +55,49 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [store, spareDeviceId],
   );
 
+  const retry = useCallback(() => {
+    setState((current) =>
+      current.status === "unreachable" ? { ...current, checking: true } : current,
+    );
+    setAttempt((count) => count + 1);
+  }, []);
+
   useEffect(() => {
     setUnauthorizedHandler(() => void logout());
   }, [logout]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the retry trigger.
   useEffect(() => {
     let active = true;
-    restoreSession(store, saveSession).then((session) => {
-      if (!active) return;
-      if (session) startSession(session);
-      else setState({ status: "anonymous" });
-    });
+    restoreSession({ store, validate: validateKey, save: saveSession, now: Date.now }).then(
+      (result) => {
+        if (!active) return;
+        if (result.kind === "session") startSession(result.session);
+        else if (result.kind === "anonymous") setState({ status: "anonymous" });
+        else
+          setState({
+            status: "unreachable",
+            title: result.title,
+            hint: result.hint,
+            checking: false,
+          });
+      },
+    );
     return () => {
       active = false;
     };
-  }, [store, saveSession, startSession]);
+  }, [store, saveSession, startSession, attempt]);
+
+  // The stored key is kept while the server cannot answer; ask again every few seconds.
+  useEffect(() => {
+    if (state.status !== "unreachable" || state.checking) return;
+    const timer = setTimeout(retry, STARTUP_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [state, retry]);
 
   const value = useMemo(
-    () => ({ state, saveSession, startSession, logout, getDeviceId }),
-    [state, saveSession, startSession, logout, getDeviceId],
+    () => ({ state, saveSession, startSession, logout, getDeviceId, retry }),
+    [state, saveSession, startSession, logout, getDeviceId, retry],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

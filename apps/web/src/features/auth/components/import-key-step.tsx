@@ -3,34 +3,36 @@ import { type FormEvent, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { ApiError } from "../../../lib/api-error.ts";
 import { useValidateKey } from "../api/validate-key.ts";
 import { useAuth } from "../hooks/use-auth.ts";
-import { importFailureMessage } from "../utils/auth-messages.ts";
+import { importFailureMessage, importKeyProblem } from "../utils/auth-messages.ts";
 import { AuthModalTitle } from "./auth-modal-title.tsx";
 
 export function ImportKeyStep({ onBack }: { onBack: () => void }) {
   const { saveSession, startSession } = useAuth();
   const [value, setValue] = useState("");
   const inputId = useId();
-  const validate = useValidateKey({
-    onSuccess: async ({ role }, key) => {
+  const validate = useValidateKey();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (validate.isPending) return;
+    const problem = importKeyProblem(value);
+    if (problem) {
+      toast.error(problem);
+      return;
+    }
+    const key = value.trim();
+    try {
+      const { role } = await validate.mutateAsync(key);
       await saveSession({ key, role });
       toast.success(AUTH_MESSAGES.validated);
       startSession({ key, role });
-    },
-    onError: (error) => {
+    } catch (error) {
+      if (!(error instanceof ApiError)) console.error(error);
       toast.error(importFailureMessage(error));
-    },
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const key = value.trim();
-    if (!key) {
-      toast.error(AUTH_MESSAGES.enterKey);
-      return;
     }
-    validate.mutate(key);
   };
 
   return (

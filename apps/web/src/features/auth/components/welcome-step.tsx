@@ -2,8 +2,10 @@ import { AUTH_MESSAGES, LAUNCH_FEE_BNB } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
+import { ApiError } from "../../../lib/api-error.ts";
 import { useGenerateFreeKey } from "../api/generate-free-key.ts";
 import { useAuth } from "../hooks/use-auth.ts";
+import { generateFailureMessage } from "../utils/auth-messages.ts";
 import { AuthModalTitle } from "./auth-modal-title.tsx";
 
 export interface WelcomeStepProps {
@@ -13,30 +15,28 @@ export interface WelcomeStepProps {
 
 export function WelcomeStep({ onImport, onGenerated }: WelcomeStepProps) {
   const { saveSession, getDeviceId } = useAuth();
-  const generate = useGenerateFreeKey({
-    onSuccess: async ({ key }) => {
+  const generate = useGenerateFreeKey();
+  // The whole flow is async; without this a double click could ask twice (409).
+  const [busy, setBusy] = useState(false);
+
+  const getFreeAccess = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const deviceId = await getDeviceId();
+      const { key } = await generate.mutateAsync({
+        deviceId,
+        userAgent: navigator.userAgent.slice(0, 512),
+      });
       // Stored at once, so a reload during the next two seconds does not lose the key.
       await saveSession({ key, role: "user" });
       toast.success(AUTH_MESSAGES.generated);
       onGenerated(key);
-    },
-    onError: () => {
-      toast.error(AUTH_MESSAGES.generateFailed);
-    },
-  });
-
-  // Reading the device id is async; without this a double click could ask twice (409).
-  const [preparing, setPreparing] = useState(false);
-  const busy = preparing || generate.isPending;
-
-  const getFreeAccess = async () => {
-    if (busy) return;
-    setPreparing(true);
-    try {
-      const deviceId = await getDeviceId();
-      generate.mutate({ deviceId, userAgent: navigator.userAgent.slice(0, 512) });
+    } catch (error) {
+      if (!(error instanceof ApiError)) console.error(error);
+      toast.error(generateFailureMessage(error));
     } finally {
-      setPreparing(false);
+      setBusy(false);
     }
   };
 

@@ -4,6 +4,8 @@ import { createContext, useContext } from "react";
 export type AuthState =
   | { status: "loading" }
   | { status: "anonymous" }
+  /** A key is stored but the server could not say whether it is good (offline, 429, 5xx). */
+  | { status: "unreachable"; title: string; hint: string; checking: boolean }
   | { status: "authenticated"; key: string; role: Role };
 
 export interface SessionInput {
@@ -20,6 +22,8 @@ export interface AuthContextValue {
   /** Forgets key, role and last-validated time (not the device id) and shows the modal. */
   logout: () => Promise<void>;
   getDeviceId: () => Promise<string>;
+  /** Asks the server about the stored key again now (while unreachable). */
+  retry: () => void;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

@@ -1,7 +1,12 @@
 import { AUTH_REVALIDATE_MS } from "@bundler/shared";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../lib/api-error.ts";
-import { decideStartup, isKeyRejection, isRecentlyValidated } from "./stored-session.ts";
+import {
+  decideStartup,
+  isKeyRejection,
+  isRecentlyValidated,
+  startupFailure,
+} from "./stored-session.ts";
 
 const NOW = 1_700_000_000_000;
 const HOUR = 60 * 60 * 1000;
@@ -77,5 +82,41 @@ describe("isKeyRejection", () => {
   it("does not count rate limiting or server errors as a rejection", () => {
     expect(isKeyRejection(new ApiError(429))).toBe(false);
     expect(isKeyRejection(new ApiError(503))).toBe(false);
+  });
+});
+
+describe("startupFailure", () => {
+  it("treats a 401 as a rejection", () => {
+    expect(startupFailure(new ApiError(401))).toEqual({ kind: "rejected" });
+  });
+
+  it("treats a refused shape (400) as a rejection", () => {
+    expect(startupFailure(new ApiError(400))).toEqual({ kind: "rejected" });
+  });
+
+  it("shows the connection error when the server is offline", () => {
+    expect(startupFailure(new ApiError(null))).toEqual({
+      kind: "unreachable",
+      title: "Connection Error - The server is currently offline",
+      hint: "Please try again later or contact support.",
+    });
+  });
+
+  it("shows the rate limit error on a 429", () => {
+    expect(startupFailure(new ApiError(429))).toEqual({
+      kind: "unreachable",
+      title: "Rate Limit Reached - Too many requests at once",
+      hint: "Please wait a moment and try again.",
+    });
+  });
+
+  it("shows the unexpected error on a 5xx or anything that threw", () => {
+    const unexpected = {
+      kind: "unreachable",
+      title: "Unexpected Error - Something went wrong",
+      hint: "Please try again or contact support.",
+    };
+    expect(startupFailure(new ApiError(502))).toEqual(unexpected);
+    expect(startupFailure(new TypeError("boom"))).toEqual(unexpected);
   });
 });

@@ -1,6 +1,9 @@
-import { AUTH_REVALIDATE_MS, type Role } from "@bundler/shared";
-import type { ApiError } from "../../../lib/api-client.ts";
+import { AUTH_REVALIDATE_MS, ERROR_CATALOGUE, type Role } from "@bundler/shared";
+import { ApiError } from "../../../lib/api-error.ts";
 import type { StoredAuth } from "../../../lib/key-store.ts";
+
+/** How often start-up asks again while the server cannot answer for the stored key. */
+export const STARTUP_RETRY_MS = 5000;
 
 export type StartupDecision =
   | { kind: "none" }
@@ -31,4 +34,20 @@ export function decideStartup(stored: StoredAuth, now: number): StartupDecision 
 export function isKeyRejection(error: ApiError): boolean {
   if (error.status === null || error.status === 429) return false;
   return error.status < 500;
+}
+
+export type StartupFailure =
+  | { kind: "rejected" }
+  | { kind: "unreachable"; title: string; hint: string };
+
+/**
+ * What a failed start-up validation means: a rejected key is cleared and the modal shows;
+ * anything else keeps the key and says why the server could not answer (SPEC §8).
+ */
+export function startupFailure(error: unknown): StartupFailure {
+  if (error instanceof ApiError) {
+    if (isKeyRejection(error)) return { kind: "rejected" };
+    return { kind: "unreachable", title: error.title, hint: error.hint };
+  }
+  return { kind: "unreachable", ...ERROR_CATALOGUE.unexpected };
 }

@@ -4,14 +4,10 @@ import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { TerminalLog } from "../../../components/ui/terminal-log.tsx";
+import { useTerminalLines } from "../../../hooks/use-terminal-lines.ts";
 import { useSocketEvent } from "../../../lib/socket.ts";
-import {
-  formatClock,
-  type LaunchOutcome,
-  outcomeOfLine,
-  outcomeOfStatus,
-} from "../utils/terminal-line.ts";
-import { type TerminalLine, TerminalLineView } from "./terminal-line-view.tsx";
+import { type LaunchOutcome, outcomeOfLine, outcomeOfStatus } from "../utils/terminal-line.ts";
 
 /** After success the drafts list refreshes this long later (SPEC §9). */
 export const SUCCESS_REFRESH_MS = 10_000;
@@ -40,17 +36,9 @@ export function BundleTerminal({
   onFailed,
 }: BundleTerminalProps) {
   const titleId = useId();
-  const nextId = useRef(0);
-  const [lines, setLines] = useState<TerminalLine[]>([]);
+  const { lines, append } = useTerminalLines();
   const [outcome, setOutcome] = useState<LaunchOutcome | null>(null);
   const seenExecuting = useRef(false);
-  const logRef = useRef<HTMLOListElement>(null);
-
-  const append = (message: string) => {
-    nextId.current += 1;
-    const line = { id: nextId.current, time: formatClock(new Date()), message };
-    setLines((current) => [...current, line]);
-  };
   const settle = (result: LaunchOutcome | null) => {
     if (result) setOutcome((current) => current ?? result);
   };
@@ -82,12 +70,6 @@ export function BundleTerminal({
     }
   }, [outcome]);
 
-  const lineCount = lines.length;
-  useEffect(() => {
-    const log = logRef.current;
-    if (log && lineCount > 0) log.scrollTop = log.scrollHeight;
-  }, [lineCount]);
-
   return (
     <Modal labelledBy={titleId} windowTitle="bundle --execute" data-testid="bundle-terminal">
       <div className="flex flex-col gap-4">
@@ -100,20 +82,16 @@ export function BundleTerminal({
           </span>
         </div>
 
-        <ol
-          ref={logRef}
-          aria-live="polite"
-          aria-label="Launch log"
-          className="flex h-72 flex-col gap-1 overflow-y-auto rounded-sm border border-line bg-ink p-3 text-xs"
-        >
-          {!authKey && (
-            <li className="text-bad">No stored access key: live updates are unavailable.</li>
-          )}
-          {authKey && lineCount === 0 && <li className="text-faint">Waiting for updates...</li>}
-          {lines.map((line) => (
-            <TerminalLineView key={line.id} line={line} explorerUrl={explorerUrl} />
-          ))}
-        </ol>
+        <TerminalLog
+          lines={lines}
+          explorerUrl={explorerUrl}
+          label="Launch log"
+          notice={
+            authKey ? undefined : (
+              <li className="text-bad">No stored access key: live updates are unavailable.</li>
+            )
+          }
+        />
 
         <div className="flex items-center justify-between gap-3">
           <span role="status" data-testid="terminal-outcome" className="text-xs">

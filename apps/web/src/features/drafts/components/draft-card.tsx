@@ -1,9 +1,9 @@
 import type { Draft } from "@bundler/shared";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
+import { RefundList } from "../../../components/ui/refund-list.tsx";
 import { DRAFT_STATUS_LABELS } from "../utils/draft-status.ts";
 import { getExpiryBadge } from "../utils/expiry-badge.ts";
-import { RefundList } from "./refund-list.tsx";
 
 export interface DraftCardActions {
   onDelete: (draft: Draft) => void;
@@ -123,7 +123,12 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
         </p>
       )}
 
-      <RefundList refunds={draft.refunds} explorerUrl={explorerUrl} />
+      <RefundList
+        title="Refunds"
+        refunds={draft.refunds}
+        explorerUrl={explorerUrl}
+        data-testid="draft-refunds"
+      />
 
       <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-line pt-3">
         {draft.status === "draft" && (

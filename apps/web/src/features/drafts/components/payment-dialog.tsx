@@ -2,25 +2,27 @@ import type { Draft } from "@bundler/shared";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
+import { FaucetButton } from "../../../components/faucet-button.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useNow } from "../../../hooks/use-now.ts";
 import { failureText } from "../api/draft-request.ts";
 import { usePaymentStatus } from "../api/get-payment-status.ts";
 import { startPayment } from "../api/start-payment.ts";
-import { useNow } from "../hooks/use-now.ts";
 import {
   formatCountdown,
   PAYMENT_WARNING_SECONDS,
   paymentDeadline,
   secondsLeft,
 } from "../utils/payment-countdown.ts";
-import { FaucetPayButton } from "./faucet-pay-button.tsx";
 
 /** After the fee arrives, the confirmation stays this long before the dialog hands back. */
 const PAID_CALLBACK_MS = 2000;
 const PAID_MESSAGE = "Payment confirmed! You can now launch your token from the drafts page.";
+const INITIATE_FAILED = "Failed to initiate payment";
+const PAYMENT_EXPIRED = "Payment expired";
 
 interface PaymentDetails {
   address: string;
@@ -52,8 +54,10 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
   const requested = useRef(false);
 
   const fail = useEffectEvent((error: unknown) => {
+    toast.error(INITIATE_FAILED);
+    // The spec's toast is exact; the server's reason, when it gave one, follows on its own.
     const reason = failureText(error, "");
-    toast.error(reason ? `Failed to initiate payment\n${reason}` : "Failed to initiate payment");
+    if (reason) toast(reason);
     onClose();
   });
 
@@ -98,7 +102,7 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
     void refetchStatus().then((result) => {
       if (result.data?.isPaid) return;
       setPhase((current) => (current === "pending" ? "expired" : current));
-      toast.error("Payment expired");
+      toast.error(PAYMENT_EXPIRED);
     });
   }, [waiting, left, refetchStatus]);
 
@@ -182,9 +186,11 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
                 </span>
               </span>
             </div>
-            <FaucetPayButton
+            <FaucetButton
               address={payment.address}
               amount={payment.amount}
+              label="[pay from faucet]"
+              errorText={(error) => failureText(error, "Faucet payment failed")}
               onSent={() => void refetchStatus()}
             />
           </>

@@ -11,12 +11,13 @@ export type GenerateWalletsInput = Omit<RouteBody<typeof generateWalletsRoute>, 
 
 /**
  * Generates wallets on the server; their keys come back sealed to a key pair made for this call,
- * and each decrypted key is checked against its address.
+ * and each decrypted key is checked against its address. Silent: the caller toasts a failure.
  */
 export async function generateWallets(input: GenerateWalletsInput): Promise<BundleWallet[]> {
   const pair = await createEnvelopeKeyPair();
   const response = await apiFetch(generateWalletsRoute, {
     body: { ...input, publicKey: pair.publicKeyBase64 },
+    silent: true,
   });
   let keys: Map<string, string>;
   try {

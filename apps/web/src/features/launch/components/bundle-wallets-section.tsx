@@ -1,12 +1,13 @@
 import { useState } from "react";
 import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import type { BundleWallet, LaunchForm, SetField } from "../utils/launch-form.ts";
 import type { KeyedWallet } from "../utils/private-key.ts";
 import { parseWalletJson } from "../utils/wallet-json.ts";
-import { Field } from "./field.tsx";
 import { ImportWalletsModal } from "./import-wallets-modal.tsx";
-import { Section } from "./section.tsx";
 import { UploadHelpModal } from "./upload-help-modal.tsx";
 
 type Dialog = "import" | "help" | null;
@@ -18,6 +19,8 @@ export function BundleWalletsSection({
   onAddWallets,
   onClearWallets,
   onViewWallets,
+  onRegenerateAmounts,
+  regenerating,
 }: {
   form: LaunchForm;
   set: SetField;
@@ -25,9 +28,13 @@ export function BundleWalletsSection({
   onAddWallets: (wallets: KeyedWallet[]) => void;
   onClearWallets: () => void;
   onViewWallets: () => void;
+  /** Re-rolls every wallet's buy value within the current min/max. */
+  onRegenerateAmounts: () => void;
+  regenerating: boolean;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const unit = form.buyUnitPercent ? "%" : "BNB";
+  const hasAmounts = wallets.some((wallet) => Number(wallet.buyValue) > 0);
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
@@ -122,6 +129,16 @@ export function BundleWalletsSection({
           <button type="button" className="hover:text-accent" onClick={onViewWallets}>
             [view wallets]
           </button>
+          {hasAmounts && (
+            <Button
+              variant="bracket"
+              busy={regenerating}
+              busyLabel="generating..."
+              onClick={onRegenerateAmounts}
+            >
+              [regenerate amounts]
+            </Button>
+          )}
           <button type="button" className="hover:text-bad" onClick={onClearWallets}>
             [clear wallets]
           </button>

@@ -1,8 +1,8 @@
+import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import type { BundleWallet, DelayUnit, LaunchForm, SetField } from "../utils/launch-form.ts";
 import type { FieldErrors } from "../utils/validate-launch-form.ts";
-import { Field } from "./field.tsx";
-import { Section } from "./section.tsx";
 import { Select } from "./select.tsx";
 
 /** Optional: one bundle wallet buys a while after the launch block. */

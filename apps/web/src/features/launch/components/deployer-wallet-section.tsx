@@ -1,11 +1,11 @@
 import { useState } from "react";
+import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import type { LaunchForm, SetField } from "../utils/launch-form.ts";
 import { generateWallet, type KeyedWallet, walletFromPrivateKey } from "../utils/private-key.ts";
 import type { FieldErrors } from "../utils/validate-launch-form.ts";
 import { DeveloperWalletDialog } from "./developer-wallet-dialog.tsx";
-import { Field } from "./field.tsx";
-import { Section } from "./section.tsx";
 
 export function DeployerWalletSection({
   form,

@@ -1,7 +1,7 @@
 import { Button } from "../../../components/ui/button.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { type FundingRow, faucetAmount } from "../utils/funding.ts";
-import { Section } from "./section.tsx";
 
 /** Balance against need for every launch wallet; on the local chain, faucet controls. */
 export function FundingPanel({

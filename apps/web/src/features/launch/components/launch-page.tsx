@@ -32,6 +32,7 @@ export function LaunchPage() {
   const funding = useWalletFunding(form, wallets, authenticated);
   const actions = useLaunchActions({
     draftId,
+    status: data.status,
     form,
     wallets,
     setWallets: data.setWallets,
@@ -73,6 +74,8 @@ export function LaunchPage() {
             onAddWallets={data.addWallets}
             onClearWallets={() => data.setWallets([])}
             onViewWallets={() => setShowWallets(true)}
+            onRegenerateAmounts={() => void actions.onGenerateAmounts()}
+            regenerating={actions.busy.amounts}
           />
           {wallets.length > 0 && (
             <DelayedBundleSection form={form} set={set} errors={errors} wallets={wallets} />

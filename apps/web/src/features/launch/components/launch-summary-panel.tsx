@@ -1,9 +1,9 @@
+import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
+import { shortAddress } from "../../../lib/short-address.ts";
 import type { LaunchSummary } from "../utils/launch-summary.ts";
-import { Section } from "./section.tsx";
 
 const pct = (value: number | null) => (value === null ? "—" : `${value.toFixed(2)}%`);
-const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** What the launch will cost and hold, before anything is paid. */
 export function LaunchSummaryPanel({ summary }: { summary: LaunchSummary }) {
@@ -28,7 +28,7 @@ export function LaunchSummaryPanel({ summary }: { summary: LaunchSummary }) {
           <tbody>
             {summary.rows.map((row) => (
               <tr key={row.address} className="border-t border-line">
-                <td className="py-1 text-dim">{short(row.address)}</td>
+                <td className="py-1 text-dim">{shortAddress(row.address)}</td>
                 <td className="py-1 text-right">{formatBnb(row.buyValue)}</td>
                 <td className="py-1 text-right">{pct(row.sharePercent)}</td>
               </tr>

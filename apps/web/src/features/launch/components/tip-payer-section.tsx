@@ -1,10 +1,10 @@
+import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { type LaunchForm, type SetField, TIP_PRESETS } from "../utils/launch-form.ts";
 import { walletFromPrivateKey } from "../utils/private-key.ts";
 import type { FieldErrors } from "../utils/validate-launch-form.ts";
-import { Field } from "./field.tsx";
 import { PresetButtons } from "./preset-buttons.tsx";
-import { Section } from "./section.tsx";
 
 export function TipPayerSection({
   form,

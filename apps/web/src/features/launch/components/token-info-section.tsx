@@ -1,5 +1,7 @@
 import { TOKEN_TAGS } from "@bundler/shared";
+import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import {
   DEPLOYER_BUY_PRESETS,
   type LaunchForm,
@@ -7,10 +9,8 @@ import {
   type TokenTag,
 } from "../utils/launch-form.ts";
 import type { FieldErrors } from "../utils/validate-launch-form.ts";
-import { Field } from "./field.tsx";
 import { LogoInput } from "./logo-input.tsx";
 import { PresetButtons } from "./preset-buttons.tsx";
-import { Section } from "./section.tsx";
 import { Select } from "./select.tsx";
 import { TextArea } from "./textarea.tsx";
 

@@ -1,34 +1,30 @@
-import type { FaucetBody } from "@bundler/shared";
+import type { DraftStatus, FaucetBody } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { useNavigate } from "react-router";
 import { ApiError } from "../../../lib/api-client.ts";
+import { BUNDLER_WALLETS_KEY, encodeBundlerWallets } from "../../../lib/bundler-wallets.ts";
 import { useFundFromFaucet } from "../api/fund-from-faucet.ts";
 import { useGenerateAmounts } from "../api/generate-amounts.ts";
 import { DECRYPT_FAILED, useGenerateWallets } from "../api/generate-wallets.ts";
 import { SAVE_DRAFT_FAILED, useSaveDraft } from "../api/save-draft.ts";
 import { toDraftInput } from "../utils/draft-mapping.ts";
+import { toastFailure } from "../utils/failure-toast.ts";
 import { type FundingRow, faucetAmount } from "../utils/funding.ts";
 import type { BundleWallet, LaunchForm } from "../utils/launch-form.ts";
+import { validateForLaunch } from "../utils/validate-launch-execute.ts";
 import {
   validateBuyRange,
-  validateForPay,
   validateForSave,
   validateGeneration,
 } from "../utils/validate-launch-form.ts";
 
-export const BUNDLER_WALLETS_KEY = "bundler-wallets";
 export const PAY_DRAFT_FAILED = "Failed to create draft for payment";
-
-const errorText = (error: unknown, fallback: string) =>
-  error instanceof ApiError
-    ? (error.serverMessage ?? error.title)
-    : error instanceof Error && error.message === DECRYPT_FAILED
-      ? DECRYPT_FAILED
-      : fallback;
 
 interface Input {
   draftId: string | null;
+  /** The loaded draft's status; a paid draft is saved under the launch's rules. */
+  status: DraftStatus | null;
   form: LaunchForm;
   wallets: BundleWallet[];
   setWallets: (wallets: BundleWallet[]) => void;
@@ -39,6 +35,7 @@ interface Input {
 /** What the main button, the disperser hand-off, the faucet and saving do. */
 export function useLaunchActions({
   draftId,
+  status,
   form,
   wallets,
   setWallets,
@@ -69,7 +66,7 @@ export function useLaunchActions({
       setWallets(generated);
       setToDownload(generated);
     } catch (error) {
-      toast.error(errorText(error, "Failed to generate wallets"));
+      toastFailure(error, "Failed to generate wallets", [DECRYPT_FAILED]);
     }
   };
 
@@ -77,10 +74,14 @@ export function useLaunchActions({
     const problem = validateBuyRange(form);
     if (problem) return void toast.error(problem);
     try {
-      const amounts = await generateAmounts.mutateAsync({
+      const sniper = form.delaySnipeAddress.trim();
+      const { amounts, curve } = await generateAmounts.mutateAsync({
         wallets: wallets.map((w) => w.address),
         ...range(),
+        creatorBuy: form.deployerBuy.trim() || "0",
+        ...(sniper ? { delaySnipeAddress: sniper } : {}),
       });
+      if (curve.warning) toast(curve.warning, { icon: "⚠" });
       const byAddress = new Map(amounts.map((a) => [a.address.toLowerCase(), a]));
       setWallets(
         wallets.map((wallet) => {
@@ -91,12 +92,14 @@ export function useLaunchActions({
         }),
       );
     } catch (error) {
-      toast.error(errorText(error, "Failed to generate amounts"));
+      toastFailure(error, "Failed to generate amounts");
     }
   };
 
   const save = async (forPayment: boolean) => {
-    const problem = forPayment ? validateForPay(form, wallets) : validateForSave(form, wallets);
+    // A paid draft's next step is the launch, so it is saved only in a launchable state.
+    const launchRules = forPayment || status === "paid";
+    const problem = launchRules ? validateForLaunch(form, wallets) : validateForSave(form, wallets);
     if (problem) return void toast.error(problem);
     const failed = forPayment ? PAY_DRAFT_FAILED : SAVE_DRAFT_FAILED;
     try {
@@ -105,14 +108,15 @@ export function useLaunchActions({
       toast.success(draftId ? "Draft updated" : "Draft saved");
       navigate("/drafts");
     } catch (error) {
+      toast.error(failed);
+      // The spec's toast is exact; the server's reason, when it gave one, follows on its own.
       const detail = error instanceof ApiError ? error.serverMessage : null;
-      toast.error(detail ? `${failed}: ${detail}` : failed);
+      if (detail) toast(detail);
     }
   };
 
   const goToDisperser = () => {
-    const handOff = wallets.map(({ address, buyValue }) => ({ address, buyValue }));
-    localStorage.setItem(BUNDLER_WALLETS_KEY, JSON.stringify(handOff));
+    localStorage.setItem(BUNDLER_WALLETS_KEY, encodeBundlerWallets(wallets));
     navigate("/disperser?autoImport=true");
   };
 
@@ -129,8 +133,8 @@ export function useLaunchActions({
           ? "Funded from faucet"
           : `Funded ${payments.length} wallets from faucet`,
       );
-    } catch {
-      // The api client already showed the failure.
+    } catch (error) {
+      toastFailure(error, "Faucet payment failed");
     } finally {
       refreshBalances();
     }

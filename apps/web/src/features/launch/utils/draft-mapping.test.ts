@@ -25,7 +25,7 @@ describe("draft mapping", () => {
     const input = draftInputSchema.parse(toDraftInput(form, wallets));
     expect(input.walletConfig?.maxDelay).toBe(120);
     expect(input.walletConfig?.wallets).toEqual([
-      { address: ADDRESS, privateKey: KEY, buyValue: "0.2" },
+      { address: ADDRESS, privateKey: KEY, buyValue: "0.2", tokenAmount: "1" },
     ]);
     const draft = {
       _id: "id",
@@ -44,6 +44,6 @@ describe("draft mapping", () => {
       delayUnit: "minutes",
       walletCount: "1",
     });
-    expect(back.wallets[0]?.buyValue).toBe("0.2");
+    expect(back.wallets[0]).toMatchObject({ buyValue: "0.2", tokenAmount: "1" });
   });
 });

@@ -28,10 +28,11 @@ export function toDraftInput(form: LaunchForm, wallets: readonly BundleWallet[])
     },
     deployerWallet: deployer ?? undefined,
     walletConfig: {
-      wallets: wallets.map(({ address, privateKey, buyValue }) => ({
+      wallets: wallets.map(({ address, privateKey, buyValue, tokenAmount }) => ({
         address,
         privateKey,
         buyValue: buyValue || "0",
+        ...(tokenAmount ? { tokenAmount } : {}),
       })),
       tip: form.tip.trim() || "0",
       tipPayer: tipPayer ?? undefined,
@@ -76,10 +77,11 @@ export function fromDraft(draft: Draft): { form: LaunchForm; wallets: BundleWall
         walletConfig.delayEnabled && delay > 0 ? String(inMinutes ? delay / 60 : delay) : "",
       delayUnit: inMinutes ? "minutes" : "seconds",
     },
-    wallets: walletConfig.wallets.map(({ address, privateKey, buyValue }) => ({
+    wallets: walletConfig.wallets.map(({ address, privateKey, buyValue, tokenAmount }) => ({
       address,
       privateKey,
       buyValue,
+      ...(tokenAmount ? { tokenAmount } : {}),
     })),
   };
 }

@@ -3,7 +3,6 @@ import { EMPTY_LAUNCH_FORM, type LaunchForm } from "./launch-form.ts";
 import {
   fieldErrors,
   LAUNCH_MESSAGES,
-  validateForPay,
   validateForSave,
   validateGeneration,
 } from "./validate-launch-form.ts";
@@ -63,16 +62,6 @@ describe("launch form validation", () => {
       delaySnipeAddress: WALLET.address.toLowerCase(),
     });
     expect(fieldErrors(ok, [WALLET])).toEqual({});
-  });
-
-  it("needs logo, deployer key and tip to pay", () => {
-    expect(validateForPay(form(), [])).toBe(LAUNCH_MESSAGES.logo);
-    expect(validateForPay(form({ image: "data:image/webp;base64,AA" }), [])).toBe(
-      LAUNCH_MESSAGES.deployerKey,
-    );
-    const ready = form({ image: "data:image/webp;base64,AA", deployerPvtk: KEY });
-    expect(validateForPay({ ...ready, tip: "-1" }, [])).toBe(LAUNCH_MESSAGES.tip);
-    expect(validateForPay(ready, [])).toBeNull();
   });
 
   it("validates wallet generation", () => {

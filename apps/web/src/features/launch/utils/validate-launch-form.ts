@@ -7,9 +7,6 @@ export const LAUNCH_MESSAGES = {
   telegram: "Telegram link must start with https://t.me/",
   website: "Website must start with https:// or http://",
   sniper: "Address must be one of the imported wallet addresses",
-  deployerKey: "Invalid deployer private key",
-  logo: "Please upload a logo",
-  tip: "Please enter a valid tip amount",
   walletCount: "Please enter a valid number of wallets (minimum 1)",
   buyRequired: "Please enter a minimum and maximum buy amount",
   buyNegative: "Buy amounts cannot be negative",
@@ -71,17 +68,7 @@ export function validateForSave(form: LaunchForm, wallets: readonly BundleWallet
   return firstError(fieldErrors(form, wallets));
 }
 
-/** Paying (and so launching) needs the save rules plus a logo, a deployer key and a tip. */
-export function validateForPay(form: LaunchForm, wallets: readonly BundleWallet[]): string | null {
-  const saveError = validateForSave(form, wallets);
-  if (saveError) return saveError;
-  if (!form.image) return LAUNCH_MESSAGES.logo;
-  if (!walletFromPrivateKey(form.deployerPvtk)) return LAUNCH_MESSAGES.deployerKey;
-  if (!/^\d+(\.\d{1,18})?$/.test(form.tip.trim())) return LAUNCH_MESSAGES.tip;
-  return null;
-}
-
-const isAmount = (value: string) => /^\d+(\.\d{1,18})?$/.test(value.trim());
+export const isAmount = (value: string) => /^\d+(\.\d{1,18})?$/.test(value.trim());
 
 /** The buy range for amount generation (SPEC §5 Wallet generation). */
 export function validateBuyRange(form: LaunchForm): string | null {

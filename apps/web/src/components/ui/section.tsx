@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** A titled panel of the launch form, like a terminal pane. */
+/** A titled panel of a form, like a terminal pane. */
 export function Section({
   title,
   aside,

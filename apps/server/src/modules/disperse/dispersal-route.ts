@@ -1,0 +1,52 @@
+import { HOPS_PER_CHAIN, WALLETS_PER_CHAIN } from "@bundler/chain";
+import type { LegRow, TransferRow } from "./disperse.repository.ts";
+
+/**
+ * The wallets a leg's money passes through: [receiver, w1..w10, destination] with anti
+ * bubblemaps (transfer s goes from route[s] to route[s + 1]), [receiver, destination] without.
+ */
+export const legRoute = (receiver: string, leg: Pick<LegRow, "destination" | "wallets">) => [
+  receiver,
+  ...(leg.wallets ?? []),
+  leg.destination,
+];
+
+/** The index of a leg's last transfer: the one that reaches the destination. */
+export const lastStep = (antiBubblemaps: boolean) => (antiBubblemaps ? WALLETS_PER_CHAIN : 0);
+
+export interface LegProgress {
+  /** Hops done between intermediate wallets, 0..9 (0 when direct). */
+  currentHop: number;
+  delivered: boolean;
+  /** The step whose transfer failed, if one did. */
+  failedStep: number | null;
+  /** The transfer returning a failed leg's money to the funder. */
+  returned: TransferRow | undefined;
+}
+
+/** Where one leg stands, read from its recorded transfers. */
+export const legProgress = (
+  antiBubblemaps: boolean,
+  legIndex: number,
+  transfers: readonly TransferRow[],
+): LegProgress => {
+  let confirmed = -1;
+  let failedStep: number | null = null;
+  let returned: TransferRow | undefined;
+  for (const t of transfers) {
+    if (t.leg !== legIndex) continue;
+    if (t.kind === "return") returned = t;
+    else if (t.kind === "hop" && t.status === "confirmed")
+      confirmed = Math.max(confirmed, t.step ?? 0);
+    else if (t.kind === "hop" && t.status === "failed") failedStep = t.step ?? 0;
+  }
+  return {
+    currentHop: antiBubblemaps ? Math.min(Math.max(confirmed, 0), HOPS_PER_CHAIN) : 0,
+    delivered: confirmed === lastStep(antiBubblemaps),
+    failedStep,
+    returned,
+  };
+};
+
+/** 0x1234…abcd */
+export const shorten = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;

@@ -1,0 +1,33 @@
+import { ChainError, FourMemeError } from "@bundler/chain";
+import type { Address } from "viem";
+import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
+import { describeFourMemeError } from "./create-args.ts";
+
+/** A failure in words a user understands: the chain layer's shortMessage, viem's first line. */
+export const reasonOf = (error: unknown): string => {
+  if (error instanceof ChainError) return error.shortMessage;
+  if (error instanceof FourMemeError) return describeFourMemeError(error);
+  const short = (error as { shortMessage?: unknown }).shortMessage;
+  if (typeof short === "string" && short) return short.split("\n")[0] as string;
+  return error instanceof Error ? (error.message.split("\n")[0] as string) : String(error);
+};
+
+/**
+ * The delayed bundle's sniper: the wallet named by delaySnipeAddress when delayEnabled is on.
+ * Product decision (SPEC §2 only says "an optional Delayed Bundle section"): the sniper is
+ * held back — it is EXCLUDED from the same-block bundle and buys only once, after the delay,
+ * with its own buyValue.
+ */
+export const sniperOf = (config: StoredWalletConfig): Address | null =>
+  config.delayEnabled && config.delaySnipeAddress
+    ? (config.wallets.find(
+        (w) => w.address.toLowerCase() === config.delaySnipeAddress?.toLowerCase(),
+      )?.address ?? null)
+    : null;
+
+/** Seconds, uniform in [minDelay, maxDelay] (whole seconds, both ends included). */
+export const pickDelaySeconds = (minDelay: number, maxDelay: number): number => {
+  const low = Math.max(0, Math.floor(minDelay));
+  const high = Math.max(low, Math.floor(maxDelay));
+  return low + Math.floor(Math.random() * (high - low + 1));
+};

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { getFreePort, profiles } from "@bundler/chain";
+import { parseEther } from "viem";
+import { type ChainContext, localChainContext } from "../lib/chain-context.ts";
+import { type LocalChain, startLocalChain } from "../lib/local-chain.ts";
+
+export interface TestChain {
+  local: LocalChain;
+  chain: ChainContext;
+  /** One JSON-RPC call straight to anvil (anvil_setBalance, anvil_setCode, ...). */
+  rpc(method: string, params: unknown[]): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** The local profile's chain (anvil, our contracts, the dev builder) in a temporary data dir. */
+export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "lb-chain-"));
+  const local = await startLocalChain({
+    dataDir,
+    anvilPort: await getFreePort(),
+    blockTime: 1,
+    chainId: profiles.local.chainId,
+    masterKey,
+    databaseExisted: false,
+    builderMaxTxs: 50,
+    builderMinTip: parseEther("0.0005"),
+  });
+  return {
+    local,
+    chain: localChainContext(profiles.local, local, 50),
+    rpc: (method, params) =>
+      fetch(local.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }),
+    stop: async () => {
+      await local.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};

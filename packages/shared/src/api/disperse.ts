@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { defineRoute } from "./common.ts";
+import { addressSchema, bnbAmountSchema } from "./money.ts";
+
+/** Destinations one dispersal may pay. */
+export const MAX_DISPERSAL_WALLETS = 500;
+/** Intermediate wallets per destination with anti bubblemaps, and the hops between them (SPEC §9). */
+export const ANTI_BUBBLEMAPS_WALLETS = 10;
+export const ANTI_BUBBLEMAPS_HOPS = 9;
+/** How long a dispersal waits for its funding, by default. */
+export const DISPERSAL_WINDOW_SECONDS = 30 * 60;
+
+export const DISPERSAL_STATUSES = [
+  "pending",
+  "sending",
+  "processing",
+  "completed",
+  "partial",
+  "failed",
+  "expired",
+  "cancelled",
+] as const;
+export type DispersalStatus = (typeof DISPERSAL_STATUSES)[number];
+
+/** The dispersal has stopped moving; nothing more will happen to its chains. */
+export const isFinalDispersalStatus = (status: DispersalStatus): boolean =>
+  status !== "pending" && status !== "sending" && status !== "processing";
+
+export const dispersalChainSchema = z.object({
+  finalWallet: addressSchema,
+  /** What the final wallet receives, BNB. */
+  amount: bnbAmountSchema,
+  /** Hops done between the intermediate wallets, 0..9 (0 without anti bubblemaps). */
+  currentHop: z.number().int().min(0),
+  /** The final wallet received its amount. */
+  completed: z.boolean(),
+  /** The chain could not deliver; what it held went back to the funder. */
+  failed: z.boolean(),
+});
+export type DispersalChain = z.infer<typeof dispersalChainSchema>;
+
+/** Money the dispersal sent back: a payment not owed (refund) or a chain's stuck amount (return). */
+export const dispersalRefundSchema = z.object({
+  kind: z.enum(["refund", "return"]),
+  to: addressSchema,
+  amount: bnbAmountSchema,
+  reason: z.string(),
+  txHash: z.string(),
+  status: z.enum(["signed", "sent", "confirmed", "failed"]),
+});
+export type DispersalRefund = z.infer<typeof dispersalRefundSchema>;
+
+export const dispersalSchema = z.object({
+  /** The dispersal's id is its receiver address (kept by the web under `dispersal-id`). */
+  dispersalId: addressSchema,
+  receiver: addressSchema,
+  /** What the receiver must be sent, BNB: every amount plus the exact gas of every transfer. */
+  amount: bnbAmountSchema,
+  /** Minutes left to fund it (0 once expired or funded). */
+  expiresIn: z.number().int().min(0),
+  expiresAt: z.string(),
+  status: z.enum(DISPERSAL_STATUSES),
+  antiBubblemaps: z.boolean(),
+  chains: z.array(dispersalChainSchema),
+  /** Who funded it (refunds and returns go there); null until funded. */
+  funder: addressSchema.nullable(),
+  refunds: z.array(dispersalRefundSchema),
+});
+export type Dispersal = z.infer<typeof dispersalSchema>;
+
+const dispersalResponse = dispersalSchema.extend({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+export const createDispersalRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/disperse",
+  access: "user",
+  body: z
+    .object({
+      wallets: z
+        .array(addressSchema)
+        .min(1, "Please add some wallets.")
+        .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} wallets per dispersal`),
+      amounts: z
+        .array(bnbAmountSchema)
+        .min(1, "Please add some amounts.")
+        .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} amounts per dispersal`),
+      antiBubblemaps: z.boolean().default(true),
+    })
+    .superRefine((body, ctx) => {
+      if (body.wallets.length !== body.amounts.length) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["amounts"],
+          message: `${body.wallets.length} wallets but ${body.amounts.length} amounts`,
+        });
+      }
+      const seen = new Map<string, number>();
+      body.wallets.forEach((wallet, i) => {
+        const first = seen.get(wallet.toLowerCase());
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["wallets", i],
+            message: `${wallet} is listed twice (rows ${first + 1} and ${i + 1})`,
+          });
+        }
+        seen.set(wallet.toLowerCase(), i);
+      });
+      body.amounts.forEach((amount, i) => {
+        if (/^0+(\.0+)?$/.test(amount)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["amounts", i],
+            message: `the amount for row ${i + 1} must be above 0`,
+          });
+        }
+      });
+    }),
+  response: dispersalResponse,
+});
+export type CreateDispersalBody = z.input<typeof createDispersalRoute.body>;
+
+export const dispersalStatusRoute = defineRoute({
+  method: "GET",
+  path: "/api/wallets/disperse/status",
+  access: "user",
+  body: undefined,
+  response: dispersalResponse,
+});
+export const dispersalStatusQuerySchema = z.object({ dispersalId: addressSchema });
+
+export const cancelDispersalRoute = defineRoute({
+  method: "POST",
+  path: "/api/wallets/disperse/cancel",
+  access: "user",
+  body: z.object({ dispersalId: addressSchema }),
+  response: z.object({ success: z.literal(true), message: z.string() }),
+});

@@ -1,0 +1,69 @@
+/**
+ * SPEC §5 "Launch execute" and "Drafts": what paying for or executing a launch requires, with
+ * the exact texts a user sees. The server checks them on pay and execute; the web shows the
+ * same words before asking.
+ */
+export const LAUNCH_EXECUTE_MESSAGES = {
+  nameRequired: "Please enter a token name",
+  nameTooLong: "Name must be less than 20 characters",
+  tickerRequired: "Please enter a token ticker",
+  tickerTooLong: "Ticker must be less than 10 characters",
+  descriptionRequired: "Please enter a token description",
+  descriptionTooLong: "Description must be 400 characters or less",
+  logo: "Please upload a logo",
+  deployerKey: "Invalid deployer private key",
+  tipRequired: "Please enter a tip",
+  tipNumeric: "Tip must be a number",
+  tipNegative: "Tip cannot be negative",
+} as const;
+
+export const TOKEN_NAME_MAX = 20;
+export const TOKEN_TICKER_MAX = 10;
+export const TOKEN_DESCRIPTION_MAX = 400;
+
+const BNB_AMOUNT = /^\d+(\.\d{1,18})?$/;
+const SIGNED_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** The tip's problem, or null: required, a number, not negative (SPEC §5). */
+export const tipError = (tip: string | undefined | null): string | null => {
+  const value = (tip ?? "").trim();
+  if (value === "") return LAUNCH_EXECUTE_MESSAGES.tipRequired;
+  if (SIGNED_NUMBER.test(value) && value.startsWith("-") && Number(value) !== 0)
+    return LAUNCH_EXECUTE_MESSAGES.tipNegative;
+  if (!BNB_AMOUNT.test(value)) return LAUNCH_EXECUTE_MESSAGES.tipNumeric;
+  return null;
+};
+
+export interface LaunchReadinessInput {
+  name: string | undefined;
+  symbol: string | undefined;
+  description: string | undefined;
+  /** The logo (data URL or base64); empty when none was uploaded. */
+  image: string | undefined;
+  /** Whether a deployer private key is present and valid. */
+  deployerKeyValid: boolean;
+  tip: string | undefined;
+}
+
+/**
+ * The first reason a draft cannot be paid for or launched, in SPEC §5's words; null when ready.
+ *
+ * @example
+ * launchReadinessError({ name: "Moon", symbol: "MOON", description: "x", image: "", deployerKeyValid: true, tip: "0.001" })
+ * // "Please upload a logo"
+ */
+export const launchReadinessError = (input: LaunchReadinessInput): string | null => {
+  const name = (input.name ?? "").trim();
+  const symbol = (input.symbol ?? "").trim();
+  const description = (input.description ?? "").trim();
+  const m = LAUNCH_EXECUTE_MESSAGES;
+  if (!name) return m.nameRequired;
+  if (name.length > TOKEN_NAME_MAX) return m.nameTooLong;
+  if (!symbol) return m.tickerRequired;
+  if (symbol.length > TOKEN_TICKER_MAX) return m.tickerTooLong;
+  if (!description) return m.descriptionRequired;
+  if (description.length > TOKEN_DESCRIPTION_MAX) return m.descriptionTooLong;
+  if (!(input.image ?? "").trim()) return m.logo;
+  if (!input.deployerKeyValid) return m.deployerKey;
+  return tipError(input.tip);
+};
