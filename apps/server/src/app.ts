@@ -39,6 +39,7 @@ import { LaunchService } from "./modules/launch/launch.service.ts";
 import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { priceRoutes } from "./modules/price/price.routes.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
 import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
@@ -66,6 +67,8 @@ export interface AppOptions {
   chain?: ChainContext | undefined;
   /** The launch fee, BNB (default "0.5"). */
   launchFeeBnb?: string | undefined;
+  /** BNB_USD_PRICE: the BNB price where the profile has no price feed (the local chain). */
+  bnbUsdPrice?: number | undefined;
   /** How long a started payment stays open, seconds (default 600). */
   paymentWindowSeconds?: number | undefined;
   /** Where received launch fees are swept. */
@@ -228,6 +231,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(launchRoutes(launches, plans));
   await server.register(disperseRoutes(dispersals));
   await server.register(txRoutes(new TxService(options.chain)));
+  await server.register(priceRoutes(options.chain, options.bnbUsdPrice));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;
   if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });

@@ -68,7 +68,7 @@ const main = async () => {
         `${error.message} (is another copy running? set ANVIL_PORT to use another port)`,
       );
     });
-    rpcUrl = localChain.rpcUrl;
+    rpcUrl = localChain.builderUrl;
   }
   if (!rpcUrl) throw new ConfigError(`RPC_URL is required for CHAIN=${env.CHAIN}`);
 
@@ -98,6 +98,7 @@ const main = async () => {
     masterKey: masterKey.key,
     chain,
     launchFeeBnb: env.LAUNCH_FEE_BNB,
+    bnbUsdPrice: env.BNB_USD_PRICE,
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
@@ -149,7 +150,7 @@ const main = async () => {
     );
   }
   banner.push(
-    `  chain: ${profile.name} (${displayUrl(rpcUrl)})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,
+    `  chain: ${profile.name} (${displayUrl(localChain?.rpcUrl ?? rpcUrl)})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,
   );
   if (superadminKey) {
     banner.push("", `  Superadmin access key (shown once, keep it safe): ${superadminKey}`);

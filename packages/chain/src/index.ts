@@ -13,7 +13,7 @@ export {
   type GetBalancesReturnType,
   getBalances,
 } from "./actions/getBalances.ts";
-export { getBnbPrice } from "./actions/getBnbPrice.ts";
+export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
 export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
 export {
   type GetTokenInfoParameters,

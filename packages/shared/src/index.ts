@@ -6,6 +6,7 @@ export * from "./api/drafts.ts";
 export * from "./api/launch.ts";
 export * from "./api/meta.ts";
 export * from "./api/money.ts";
+export * from "./api/price.ts";
 export * from "./api/tx.ts";
 export * from "./api/wallets.ts";
 export * from "./constants.ts";

@@ -104,6 +104,13 @@ describe("ALLOWED_ORIGINS", () => {
 });
 
 describe("parseEnv errors", () => {
+  it("reads BNB_USD_PRICE as a positive number and refuses anything else", () => {
+    expect(parseEnv({ BNB_USD_PRICE: "612.5" }).BNB_USD_PRICE).toBe(612.5);
+    expect(parseEnv({}).BNB_USD_PRICE).toBeUndefined();
+    expect(problemsOf({ BNB_USD_PRICE: "-1" })).toMatch(/BNB_USD_PRICE/);
+    expect(problemsOf({ BNB_USD_PRICE: "cheap" })).toMatch(/BNB_USD_PRICE/);
+  });
+
   it("never echo a secret's value", () => {
     expect(() => parseEnv({ MASTER_KEY: "secret-value" })).toThrow(/MASTER_KEY: must be 64 hex/);
     expect(() => parseEnv({ MASTER_KEY: "secret-value" })).not.toThrow(/secret-value/);

@@ -80,6 +80,11 @@ const fields = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
     .default("0.5"),
+  /** The BNB price in USD on chains without a price feed (BSC itself reads Chainlink's). */
+  BNB_USD_PRICE: z.coerce
+    .number({ message: "must be a number" })
+    .positive("must be a positive number")
+    .optional(),
   /** Where received launch fees go; the local profile defaults to anvil dev account 2. */
   TREASURY_ADDRESS: z
     .string()

@@ -50,19 +50,23 @@ export const DEFAULT_CURVE: Omit<CurveState, "offers"> = {
   minTradingFee: 10n ** 14n,
 };
 
-/** The local profile's context: our launchpad, our dev builder, our launch signer. */
+/**
+ * The local profile's context: our launchpad, our dev builder, our launch signer. Every call
+ * goes through the dev builder (it passes reads to anvil), so the server's own transfers wait
+ * for a bundle being mined instead of slipping into its block.
+ */
 export const localChainContext = (
   profile: ChainProfile,
-  local: Pick<LocalChain, "rpcUrl" | "builderUrl" | "contracts" | "launchSignerKey">,
+  local: Pick<LocalChain, "builderUrl" | "contracts" | "launchSignerKey">,
   builderMaxTxs: number,
 ): ChainContext => {
   const client = createPublicClient({
-    transport: http(local.rpcUrl),
+    transport: http(local.builderUrl),
     cacheTime: 0,
   }) as PublicClient;
   return {
     profile,
-    rpcUrl: local.rpcUrl,
+    rpcUrl: local.builderUrl,
     chainId: profile.chainId,
     client,
     launchpad: local.contracts.launchpad,

@@ -211,6 +211,60 @@ describe("the dev builder", () => {
     expect(blocks[2]).toBe(blocks[3]);
     expect(blocks[0]).not.toBe(blocks[2]);
   });
+
+  it("keeps ordinary transactions sent through it out of a bundle's block", async () => {
+    const other = privateKeyToAccount(generatePrivateKey());
+    await rpc(anvil.rpcUrl, "anvil_setBalance", [other.address, "0xDE0B6B3A7640000"]);
+    const nonce = await nextNonce();
+    const bundle = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => signTransfer(nonce + i, TIP, parseEther("0.001"))),
+    );
+    const ordinary = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        other.signTransaction({
+          chainId: 31337,
+          nonce: i,
+          to: REVERTER.replace("DeaDBeef", "0000cafe") as Address,
+          value: 1n,
+          gas: 21_000n,
+          gasPrice: parseGwei("50"),
+          type: "legacy",
+        }),
+      ),
+    );
+    const [answer] = await Promise.all([
+      rpc(builder.url, "eth_sendBundle", [{ txs: bundle }]),
+      ...ordinary.map((tx) => rpc(builder.url, "eth_sendRawTransaction", [tx])),
+    ]);
+    expect(answer?.error).toBeUndefined();
+    const first = await client.getTransactionReceipt({ hash: keccak256(bundle[0] as Hex) });
+    const block = await client.getBlock({ blockNumber: first.blockNumber });
+    expect(block.transactions).toEqual(hashes(bundle));
+  });
+
+  it("lets ordinary transactions through while a bundle waits for its minTimestamp", async () => {
+    const other = privateKeyToAccount(generatePrivateKey());
+    await rpc(anvil.rpcUrl, "anvil_setBalance", [other.address, "0xDE0B6B3A7640000"]);
+    const nonce = await nextNonce();
+    const bundle = [await signTransfer(nonce, TIP, parseEther("0.001"))];
+    const minTimestamp = Math.floor(Date.now() / 1000) + 4;
+    const waiting = rpc(builder.url, "eth_sendBundle", [{ txs: bundle, minTimestamp }]);
+    const transfer = await other.signTransaction({
+      chainId: 31337,
+      nonce: 0,
+      to: TIP,
+      value: 1n,
+      gas: 21_000n,
+      gasPrice: parseGwei("3"),
+      type: "legacy",
+    });
+    const sent = await rpc(builder.url, "eth_sendRawTransaction", [transfer]);
+    expect(sent.error).toBeUndefined();
+    const mined = await client.waitForTransactionReceipt({ hash: keccak256(transfer) });
+    expect((await waiting).error).toBeUndefined();
+    const bundled = await client.getTransactionReceipt({ hash: keccak256(bundle[0] as Hex) });
+    expect(mined.blockNumber).toBeLessThan(bundled.blockNumber);
+  });
 });
 
 const hashes = (txs: Hex[]) => txs.map((tx) => keccak256(tx));

@@ -72,7 +72,7 @@ export const startDevBuilder = async (
 
   const handle = async (method: string, args: unknown[]): Promise<unknown> => {
     if (method === "eth_sendBundle") {
-      const bundle = parseBundleParams(args[0], params.maxTxs);
+      const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
       return exclusive(() => includeBundle(node, params, bundle));
     }
     if (method === "eth_sendRawTransaction") return exclusive(() => node(method, args));
@@ -190,11 +190,22 @@ const parseBundleParams = (raw: unknown, maxTxs: number): BundleParams => {
 
 type Node = ReturnType<typeof jsonRpc>;
 
-const includeBundle = async (
-  node: Node,
+interface DecodedTx {
+  raw: Hex;
+  hash: Hex;
+  from: Address;
+  to: string | undefined;
+  value: bigint;
+}
+
+/**
+ * Decodes the bundle, checks its tip and waits for its minTimestamp, outside the lock: a
+ * bundle waiting for its time holds up no one else's transactions.
+ */
+const checkBundle = async (
   params: StartDevBuilderParameters,
   bundle: BundleParams,
-): Promise<Hex> => {
+): Promise<BundleParams & { decoded: DecodedTx[] }> => {
   const decoded = await Promise.all(
     bundle.txs.map(async (raw, index) => {
       try {
@@ -221,6 +232,23 @@ const includeBundle = async (
     );
   }
 
+  const now = Math.floor(Date.now() / 1000);
+  if (bundle.minTimestamp !== undefined && bundle.minTimestamp > now) {
+    const waitMs = (bundle.minTimestamp - now) * 1000;
+    if (waitMs > 60_000)
+      throw new RpcError(-32000, `minTimestamp ${bundle.minTimestamp} is more than a minute away`);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+  return { ...bundle, decoded };
+};
+
+/** Mines the bundle alone in the next block, or leaves no trace; runs under the lock. */
+const includeBundle = async (
+  node: Node,
+  params: StartDevBuilderParameters,
+  bundle: BundleParams & { decoded: DecodedTx[] },
+): Promise<Hex> => {
+  const { decoded } = bundle;
   const head = Number.parseInt(await node<string>("eth_blockNumber"), 16);
   if (bundle.maxBlockNumber !== undefined && head + 1 > bundle.maxBlockNumber) {
     throw new RpcError(
@@ -234,12 +262,6 @@ const includeBundle = async (
       -32000,
       `bundle expired: time ${now} is past maxTimestamp ${bundle.maxTimestamp}`,
     );
-  }
-  if (bundle.minTimestamp !== undefined && bundle.minTimestamp > now) {
-    const waitMs = (bundle.minTimestamp - now) * 1000;
-    if (waitMs > 60_000)
-      throw new RpcError(-32000, `minTimestamp ${bundle.minTimestamp} is more than a minute away`);
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 
   await node("evm_setIntervalMining", [0]);
