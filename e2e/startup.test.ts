@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, http, parseEther } from "viem";
@@ -23,6 +23,26 @@ describe("npm start", () => {
     expect(launchpadOf(second.output())).toBe(launchpad);
     expect(second.superadminKey).toBeNull();
     await second.stop();
+  });
+
+  it("deploys the curve with GRADUATION_BNB and keeps it when the variable later changes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "bundler-graduation-"));
+    try {
+      const first = await startServer({ dataDir: dir, env: { GRADUATION_BNB: "2" } });
+      await first.stop();
+      const deployment = JSON.parse(
+        readFileSync(path.join(dir, "chain", "deployment.json"), "utf8"),
+      );
+      expect(deployment.graduationBnb).toBe("2");
+
+      const second = await startServer({ dataDir: dir, env: { GRADUATION_BNB: "3" } });
+      await second.stop();
+      expect(second.output()).toContain(
+        "GRADUATION_BNB=3 is not used: the local launchpad was deployed with 2 BNB",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("mints no key on a real network: it prints how to mint one, and the RPC without secrets", async () => {

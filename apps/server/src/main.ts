@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { buildersFor, ChainError, profiles } from "@bundler/chain";
 import type { Address } from "viem";
-import { parseEther } from "viem";
+import { formatEther, parseEther } from "viem";
 import { buildApp } from "./app.ts";
 import { ConfigError, type Env, parseEnv } from "./config/env.ts";
 import { openDatabase } from "./db/client.ts";
@@ -62,6 +62,7 @@ const main = async () => {
       databaseExisted,
       builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
       builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
+      graduationFunds: parseEther(env.GRADUATION_BNB),
     }).catch((error: Error) => {
       if (error.name === "ChainStateError") throw error;
       throw new ConfigError(
@@ -69,6 +70,10 @@ const main = async () => {
       );
     });
     rpcUrl = localChain.builderUrl;
+    if (localChain.graduationFunds !== parseEther(env.GRADUATION_BNB))
+      say(
+        `GRADUATION_BNB=${env.GRADUATION_BNB} is not used: the local launchpad was deployed with ${formatEther(localChain.graduationFunds)} BNB (delete ${dataDir} to deploy again).`,
+      );
   }
   if (!rpcUrl) throw new ConfigError(`RPC_URL is required for CHAIN=${env.CHAIN}`);
 

@@ -75,6 +75,12 @@ const fields = z.object({
     .string()
     .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")
     .default("0.0005"),
+  /** The BNB a curve raises before it graduates to the DEX, on the local chain's launchpad. */
+  GRADUATION_BNB: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
+    .refine((value) => Number(value) > 0, "must be more than 0")
+    .default("24"),
   /** The launch fee a draft pays before it can be executed, BNB. */
   LAUNCH_FEE_BNB: z
     .string()

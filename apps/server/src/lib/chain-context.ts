@@ -57,7 +57,7 @@ export const DEFAULT_CURVE: Omit<CurveState, "offers"> = {
  */
 export const localChainContext = (
   profile: ChainProfile,
-  local: Pick<LocalChain, "builderUrl" | "contracts" | "launchSignerKey">,
+  local: Pick<LocalChain, "builderUrl" | "contracts" | "launchSignerKey" | "graduationFunds">,
   builderMaxTxs: number,
 ): ChainContext => {
   const client = createPublicClient({
@@ -80,7 +80,7 @@ export const localChainContext = (
     ],
     fourMeme: null,
     launchSignerKey: local.launchSignerKey,
-    curve: DEFAULT_CURVE,
+    curve: { ...DEFAULT_CURVE, maxFunds: local.graduationFunds },
     // Our launchpad says its fee itself.
     launchFee: () => getLaunchFee(client, { launchpad: local.contracts.launchpad }),
     trade: {

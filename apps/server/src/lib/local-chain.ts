@@ -12,6 +12,7 @@ import {
 import {
   type Address,
   createPublicClient,
+  formatEther,
   type Hex,
   http,
   keccak256,
@@ -28,6 +29,8 @@ export interface LocalChain {
   builderUrl: string;
   contracts: DeployLocalChainReturnType;
   launchSignerKey: Hex;
+  /** The BNB a curve raises before it graduates, as deployed (wei). */
+  graduationFunds: bigint;
   stop(): Promise<void>;
 }
 
@@ -38,7 +41,11 @@ export class ChainStateError extends Error {
 interface Deployment {
   chainId: number;
   contracts: DeployLocalChainReturnType;
+  /** BNB; absent in deployments recorded before it was configurable (they used 24). */
+  graduationBnb?: string;
 }
+
+const DEFAULT_GRADUATION_BNB = "24";
 
 /**
  * The local profile's chain: anvil with its state in `<dataDir>/chain`, our contracts
@@ -54,6 +61,8 @@ export const startLocalChain = async (options: {
   databaseExisted: boolean;
   builderMaxTxs: number;
   builderMinTip: bigint;
+  /** Used when deploying; a chain already deployed keeps the value it recorded. */
+  graduationFunds: bigint;
 }): Promise<LocalChain> => {
   const chainDir = path.join(options.dataDir, "chain");
   const stateFile = path.join(chainDir, "state.json");
@@ -78,9 +87,13 @@ export const startLocalChain = async (options: {
       blockTime: options.blockTime,
       stateFile,
     });
-    const contracts = existsSync(deploymentFile)
+    const deployment = existsSync(deploymentFile)
       ? await verifyDeployment(anvil.rpcUrl, deploymentFile, reset)
-      : await deploy(anvil.rpcUrl, deploymentFile, options.chainId, launchSignerKey);
+      : await deploy(anvil.rpcUrl, deploymentFile, {
+          chainId: options.chainId,
+          launchSignerKey,
+          graduationFunds: options.graduationFunds,
+        });
     builder = await startDevBuilder({
       rpcUrl: anvil.rpcUrl,
       tipAddress: LOCAL_TIP_ADDRESS,
@@ -92,8 +105,9 @@ export const startLocalChain = async (options: {
     return {
       rpcUrl: anvil.rpcUrl,
       builderUrl: builder.url,
-      contracts,
+      contracts: deployment.contracts,
       launchSignerKey,
+      graduationFunds: parseEther(deployment.graduationBnb ?? DEFAULT_GRADUATION_BNB),
       stop: async () => {
         await running.builder.close();
         await running.anvil.stop();
@@ -106,16 +120,24 @@ export const startLocalChain = async (options: {
   }
 };
 
-const deploy = async (rpcUrl: string, file: string, chainId: number, launchSignerKey: Hex) => {
+const deploy = async (
+  rpcUrl: string,
+  file: string,
+  options: { chainId: number; launchSignerKey: Hex; graduationFunds: bigint },
+): Promise<Deployment> => {
   const contracts = await deployLocalChain({
     rpcUrl,
     deployerKey: devPrivateKey(0),
-    launchSigner: privateKeyToAccount(launchSignerKey).address,
-    graduationFunds: parseEther("24"),
+    launchSigner: privateKeyToAccount(options.launchSignerKey).address,
+    graduationFunds: options.graduationFunds,
   });
-  const deployment: Deployment = { chainId, contracts };
+  const deployment: Deployment = {
+    chainId: options.chainId,
+    contracts,
+    graduationBnb: formatEther(options.graduationFunds),
+  };
   writeFileSync(file, `${JSON.stringify(deployment, null, 2)}\n`);
-  return contracts;
+  return deployment;
 };
 
 const verifyDeployment = async (rpcUrl: string, file: string, reset: string) => {
@@ -127,5 +149,5 @@ const verifyDeployment = async (rpcUrl: string, file: string, reset: string) => 
       `the launchpad recorded in ${file} is not on the local chain (its state was reset). ${reset}`,
     );
   }
-  return deployment.contracts;
+  return deployment;
 };

@@ -24,6 +24,7 @@ export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
     chainId: profiles.local.chainId,
     masterKey,
     databaseExisted: false,
+    graduationFunds: parseEther("24"),
     builderMaxTxs: 50,
     builderMinTip: parseEther("0.0005"),
   });
