@@ -5,8 +5,10 @@ import {
 } from "@bundler/contracts";
 import {
   type Address,
+  createPublicClient,
   encodeFunctionData,
   type Hex,
+  http,
   keccak256,
   maxUint256,
   parseEther,
@@ -23,6 +25,7 @@ import { type StartAnvilReturnType, startAnvil } from "../dev/startAnvil.ts";
 import { REVERT_MESSAGES } from "../errors.ts";
 import { getTxStatuses } from "./getTxStatuses.ts";
 import { launchToken } from "./launchToken.ts";
+import { quoteBuy } from "./quoteBuy.ts";
 
 const TIP: Address = "0x000000000000000000000000000000000000bEEF";
 const abi = LaunchpadManagerArtifact.abi;
@@ -190,11 +193,10 @@ describe("getTxStatuses", () => {
     ]);
     expect(REVERT_MESSAGES.Slippage).toBe("the price moved past the slippage limit");
     // One batch of receipts for all five; the two failures then cost a fixed extra: one batch
-    // reading them and one batch replaying them for their reasons (never one request per hash).
+    // tracing them for their reasons (never one request per hash).
     expect(proxy.seen).toEqual([
       receiptsOnly(5),
-      { batch: true, methods: ["eth_getTransactionByHash", "eth_getTransactionByHash"] },
-      { batch: true, methods: ["eth_call", "eth_call"] },
+      { batch: true, methods: ["debug_traceTransaction", "debug_traceTransaction"] },
     ]);
 
     // Once mined, the pending one turns into a success.
@@ -234,8 +236,33 @@ describe("getTxStatuses", () => {
     expect(proxy.seen.map((request) => [request.batch, request.methods.length])).toEqual([
       [true, 40],
       [true, 20],
-      [true, 20],
     ]);
+  });
+
+  it("explains a buy that failed only because an earlier one in its block moved the price", async () => {
+    const [whale, sniper] = [await funded("whale"), await funded("sniper")];
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const { amountOut } = await quoteBuy(client, {
+      ...contracts,
+      token,
+      funds: parseEther("0.01"),
+    });
+    await pauseMining();
+    await send(whale, 0, {
+      ...buy(0n),
+      value: parseEther("1"),
+      data: encodeFunctionData({
+        abi,
+        functionName: "buyTokenAMAP",
+        args: [token, parseEther("1"), 0n],
+      }),
+    });
+    // Alone it would get `amountOut`; after the whale's buy it cannot.
+    const late = await send(sniper, 0, buy(amountOut));
+    await mine();
+
+    const [status] = await getTxStatuses(proxy.url, { hashes: [late] });
+    expect(status).toMatchObject({ status: "failed", reason: REVERT_MESSAGES.Slippage });
   });
 
   it("sends no request for an empty list", async () => {

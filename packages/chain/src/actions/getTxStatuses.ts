@@ -58,8 +58,54 @@ export const getTxStatuses = async (
   });
 };
 
-/** Replays each failed transaction against the state before its block to read the revert reason. */
+interface CallTrace {
+  error?: string;
+  revertReason?: string;
+  output?: Hex;
+}
+
+/** A revert's data (Error(string), or a custom error) in words; null when there is none. */
+const decodeRevertData = (data: Hex | undefined): string | null => {
+  if (!data || data.length <= 2) return null;
+  try {
+    const decoded = decodeErrorResult({ data });
+    return describeRevert(String(decoded.args?.[0] ?? decoded.errorName));
+  } catch {
+    return data;
+  }
+};
+
+/**
+ * Why each failed transaction reverted: its own trace where the node offers
+ * `debug_traceTransaction` (exact, even inside a bundle), else a replay.
+ */
 const explainFailures = async (rpcUrl: string, hashes: Hex[]): Promise<string[]> => {
+  if (hashes.length === 0) return [];
+  const traces = await rpcBatch<CallTrace>(
+    rpcUrl,
+    hashes.map((hash) => ({
+      method: "debug_traceTransaction",
+      params: [hash, { tracer: "callTracer" }],
+    })),
+  );
+  const traced = traces.map(({ result }) =>
+    result
+      ? (result.revertReason && describeRevert(result.revertReason)) ||
+        decodeRevertData(result.output) ||
+        (result.error ? describeRevert(result.error) : null)
+      : null,
+  );
+  const untraced = hashes.filter((_, i) => traced[i] === null);
+  const replayed = await replayFailures(rpcUrl, untraced);
+  let next = 0;
+  return traced.map((reason) => reason ?? (replayed[next++] as string));
+};
+
+/**
+ * Replays each failed transaction against the state before its block to read the revert
+ * reason (a transaction that depended on an earlier one in its block may replay differently).
+ */
+const replayFailures = async (rpcUrl: string, hashes: Hex[]): Promise<string[]> => {
   if (hashes.length === 0) return [];
   const transactions = await rpcBatch<Transaction & { blockNumber: Hex }>(
     rpcUrl,
@@ -78,15 +124,8 @@ const explainFailures = async (rpcUrl: string, hashes: Hex[]): Promise<string[]>
     })),
   );
   return replays.map((replay) => {
-    const data = (replay.error?.data as Hex | undefined) ?? undefined;
-    if (data && data.length > 2) {
-      try {
-        const decoded = decodeErrorResult({ data });
-        return describeRevert(String(decoded.args?.[0] ?? decoded.errorName));
-      } catch {
-        return data;
-      }
-    }
+    const decoded = decodeRevertData(replay.error?.data as Hex | undefined);
+    if (decoded) return decoded;
     const message = replay.error?.message?.replace(/^execution reverted:?\s*/, "");
     return message
       ? describeRevert(message)
