@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { buildersFor, ChainError, profiles } from "@bundler/chain";
 import type { Address } from "viem";
 import { formatEther, parseEther } from "viem";
 import { buildApp } from "./app.ts";
 import { ConfigError, type Env, parseEnv } from "./config/env.ts";
-import { openDatabase } from "./db/client.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { users, walletKeys } from "./db/schema.ts";
 import { watchBlocks } from "./lib/block-watcher.ts";
 import { type ChainContext, localChainContext, remoteChainContext } from "./lib/chain-context.ts";
 import { lockDataDir } from "./lib/data-lock.ts";
@@ -28,6 +29,17 @@ const remoteBuilders = (env: Env) => {
   }
 };
 
+/**
+ * Whether the database already holds users or wallet keys from an earlier start (embedded or
+ * Postgres alike): then a missing local chain state means lost addresses, not a first start.
+ */
+const remembersChain = async ({ db }: Database): Promise<boolean> => {
+  const [user] = await db.select({ id: users.id }).from(users).limit(1);
+  if (user) return true;
+  const [key] = await db.select({ address: walletKeys.address }).from(walletKeys).limit(1);
+  return Boolean(key);
+};
+
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const main = async () => {
@@ -48,8 +60,8 @@ const main = async () => {
       `Created a new master key at ${masterKey.created} (keep it: it decrypts every stored wallet key).`,
     );
 
-  const databaseExisted =
-    !env.DATABASE_URL && existsSync(path.join(dataDir, "pgdata", "PG_VERSION"));
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+  const databaseExisted = await remembersChain(database);
   let localChain: LocalChain | undefined;
   let rpcUrl = env.RPC_URL ?? profile.rpcUrls[0];
   if (env.CHAIN === "local" && !env.RPC_URL) {
@@ -63,7 +75,8 @@ const main = async () => {
       builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
       builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
       graduationFunds: parseEther(env.GRADUATION_BNB),
-    }).catch((error: Error) => {
+    }).catch(async (error: Error) => {
+      await database.close();
       if (error.name === "ChainStateError") throw error;
       throw new ConfigError(
         `${error.message} (is another copy running? set ANVIL_PORT to use another port)`,
@@ -81,7 +94,6 @@ const main = async () => {
     ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS)
     : remoteChainContext(profile, rpcUrl, remoteBuilders(env), env.FOUR_MEME_API_URL);
 
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
   let watcher: ReturnType<typeof watchBlocks> | undefined;
   const app = await buildApp({
     database,
