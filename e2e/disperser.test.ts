@@ -170,11 +170,12 @@ describe("the hand-off from the launch page", () => {
     await page.getByRole("button", { name: "Download Wallets" }).click();
     await download;
     await page.getByRole("button", { name: "[close]" }).click();
-    const launchWallets = await page
-      .locator('button[aria-label^="Fund 0x"]')
-      .evaluateAll((buttons) =>
-        buttons.map((b) => (b.getAttribute("aria-label") ?? "").split(" ")[1]),
-      );
+    // The funding rows come with the server's plan of the launch.
+    const fundButtons = page.locator('button[aria-label^="Fund 0x"]');
+    await fundButtons.nth(2).waitFor();
+    const launchWallets = await fundButtons.evaluateAll((buttons) =>
+      buttons.map((b) => (b.getAttribute("aria-label") ?? "").split(" ")[1]),
+    );
 
     await page.getByRole("button", { name: "Missing Funds (Go to Disperser)" }).click();
 

@@ -174,6 +174,9 @@ describe("the create page's validation", () => {
     await button(page, "Pay Now").click();
     await toasts(page, "Invalid deployer private key");
     await page.getByLabel("Deployer private key").fill(generatePrivateKey());
+    // The plan now has the deployer pay the create and the tip: Pay Now waits for its funds.
+    await button(page, "[fund all]").click();
+    await button(page, "Pay Now").waitFor({ timeout: 60_000 });
 
     const tip = page.getByLabel("Tip", { exact: true });
     await tip.fill("");

@@ -1,4 +1,4 @@
-import type { Draft, PublicConfig } from "@bundler/shared";
+import type { Draft, LaunchPlan, PublicConfig } from "@bundler/shared";
 
 export const LOCAL_CONFIG: PublicConfig = {
   chain: "local",
@@ -42,5 +42,76 @@ export const draftFixture = (overrides: Partial<Draft> = {}): Draft => ({
   updatedAt: new Date(0).toISOString(),
   refunds: [],
   launch: null,
+  ...overrides,
+});
+
+/**
+ * A plan as `/api/bundle/plan` answers it: two bundle wallets buying 0.01 and 0.02 BNB in the
+ * create's bundle, no deployer named, gas 0.0003 BNB a buy at 1 gwei.
+ */
+export const planFixture = (overrides: Partial<LaunchPlan> = {}): LaunchPlan => ({
+  creator: {
+    address: null,
+    buyValue: "0",
+    tokenAmount: "0",
+    sharePercent: "0",
+    creationFee: "0.005",
+    gas: "0.002",
+  },
+  wallets: [
+    {
+      address: "0x2222222222222222222222222222222222222222",
+      buyValue: "0.01",
+      tokenAmount: "3500000000000000000000000",
+      sharePercent: "0.35",
+      gas: "0.0003",
+      bundle: 0,
+      delayed: false,
+    },
+    {
+      address: "0x3333333333333333333333333333333333333333",
+      buyValue: "0.02",
+      tokenAmount: "6900000000000000000000000",
+      sharePercent: "0.69",
+      gas: "0.0003",
+      bundle: 0,
+      delayed: false,
+    },
+  ],
+  tip: { payer: null, perBundle: "0.001", bundles: 1, gas: "0.000021" },
+  funding: [
+    {
+      address: "0x2222222222222222222222222222222222222222",
+      roles: ["bundle"],
+      required: "0.0103",
+    },
+    {
+      address: "0x3333333333333333333333333333333333333333",
+      roles: ["bundle"],
+      required: "0.0203",
+    },
+  ],
+  totals: {
+    bundleBuys: "0.03",
+    creatorBuy: "0",
+    delayedBuy: "0",
+    tips: "0.001",
+    gas: "0.002621",
+    creationFee: "0.005",
+    launchFee: "0.5",
+    launchFeePaid: false,
+    total: "0.538621",
+    bundleSharePercent: "1.04",
+    creatorSharePercent: "0",
+    delayedSharePercent: "0",
+  },
+  costs: {
+    gasPrice: "1000000000",
+    gasPriceGwei: "1",
+    gas: { create: 2_000_000, buy: 300_000, graduatingBuy: 6_000_000, tip: 21_000 },
+    creationFee: "0.005",
+    maxTxsPerBundle: 50,
+  },
+  curve: { graduates: false, soldOut: false, warning: null },
   ...overrides,
 });

@@ -1,10 +1,12 @@
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { Button } from "./button.tsx";
 import { Modal } from "./modal.tsx";
 
 export interface ConfirmDialogProps {
   /** The question, e.g. "Are you sure you want to delete this draft?". */
   message: string;
+  /** Shown under the message, e.g. what confirming will cost. */
+  children?: ReactNode;
   title?: string;
   confirmLabel?: string;
   busy?: boolean;
@@ -15,6 +17,7 @@ export interface ConfirmDialogProps {
 /** An in-app replacement for window.confirm: [confirm] / [cancel]. */
 export function ConfirmDialog({
   message,
+  children,
   title = "Please confirm",
   confirmLabel = "[confirm]",
   busy = false,
@@ -29,6 +32,7 @@ export function ConfirmDialog({
           {title}
         </h2>
         <p className="text-dim">{message}</p>
+        {children}
         <div className="flex justify-end gap-3">
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
             [cancel]

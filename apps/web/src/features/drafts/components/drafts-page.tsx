@@ -21,6 +21,7 @@ import { usePayParam } from "../hooks/use-pay-param.ts";
 import { DRAFTS_PER_PAGE } from "../utils/draft-status.ts";
 import { BundleTerminal } from "./bundle-terminal.tsx";
 import { DraftCard } from "./draft-card.tsx";
+import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 import { PaymentDialog } from "./payment-dialog.tsx";
 
 /** While the terminal is open the list is polled, so the draft's status backs up the log. */
@@ -88,12 +89,10 @@ export function DraftsPage() {
     }
   };
 
-  const confirmMessage = (c: Confirmation) =>
-    c.kind === "delete"
+  const confirmMessage = (kind: "delete" | "cancel") =>
+    kind === "delete"
       ? "Are you sure you want to delete this draft?"
-      : c.kind === "cancel"
-        ? "Are you sure you want to cancel this payment?"
-        : `Are you ready to launch ${c.draft.tokenInfo.name} (${c.draft.tokenInfo.symbol})? This action cannot be undone.`;
+      : "Are you sure you want to cancel this payment?";
 
   return (
     <ContentLayout title="My Drafts">
@@ -149,10 +148,16 @@ export function DraftsPage() {
         </>
       )}
 
-      {confirm && (
+      {confirm?.kind === "execute" && (
+        <ExecuteConfirmDialog
+          draft={confirm.draft}
+          onConfirm={() => runConfirmed(confirm)}
+          onCancel={() => setConfirm(null)}
+        />
+      )}
+      {confirm && confirm.kind !== "execute" && (
         <ConfirmDialog
-          message={confirmMessage(confirm)}
-          confirmLabel={confirm.kind === "execute" ? "[launch]" : "[confirm]"}
+          message={confirmMessage(confirm.kind)}
           busy={deleteDraft.isPending || cancelPayment.isPending}
           onConfirm={() => runConfirmed(confirm)}
           onCancel={() => setConfirm(null)}

@@ -1,5 +1,5 @@
 import { walletBalancesRoute } from "@bundler/shared";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-client.ts";
 
 /** One request for every launch wallet; answers a map keyed by lowercase address. */
@@ -19,6 +19,7 @@ export const getBalancesQueryOptions = (addresses: readonly string[]) =>
     enabled: addresses.length > 0,
   });
 
+/** The last balances stay shown while a changed set of addresses is asked for. */
 export const useBalances = (
   addresses: readonly string[],
   options: { enabled: boolean; refetchInterval: () => number | false },
@@ -27,4 +28,5 @@ export const useBalances = (
     ...getBalancesQueryOptions(addresses),
     enabled: options.enabled && addresses.length > 0,
     refetchInterval: options.refetchInterval,
+    placeholderData: keepPreviousData,
   });

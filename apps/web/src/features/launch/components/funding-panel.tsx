@@ -1,14 +1,19 @@
 import { Button } from "../../../components/ui/button.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
-import { type FundingRow, faucetAmount } from "../utils/funding.ts";
+import { FAUCET_MARGIN_BNB, type FundingRow, isShort } from "../utils/funding.ts";
 
-/** Balance against need for every launch wallet; on the local chain, faucet controls. */
+/**
+ * Balance against what the launch plan says each address must hold; on the local chain, faucet
+ * controls, which wait while the plan is being recalculated (its amounts may be the last
+ * form's). Empty until the plan is known.
+ */
 export function FundingPanel({
   rows,
   balances,
   faucet,
   funding,
+  planning,
   refreshing,
   onFund,
   onRefresh,
@@ -17,12 +22,13 @@ export function FundingPanel({
   balances: ReadonlyMap<string, string> | undefined;
   faucet: boolean;
   funding: boolean;
+  /** A new plan is on its way. */
+  planning: boolean;
   refreshing: boolean;
   onFund: (rows: readonly FundingRow[]) => void;
   onRefresh: () => void;
 }) {
-  const balanceOf = (row: FundingRow) => balances?.get(row.address.toLowerCase());
-  const unfunded = rows.filter((row) => faucetAmount(row.required, balanceOf(row)) !== null);
+  const unfunded = rows.filter((row) => isShort(row, balances));
   return (
     <Section
       title="Funding"
@@ -36,6 +42,7 @@ export function FundingPanel({
               variant="bracket"
               busy={funding}
               busyLabel="funding..."
+              disabled={planning}
               onClick={() => onFund(unfunded)}
             >
               [fund all]
@@ -46,22 +53,22 @@ export function FundingPanel({
     >
       <ul className="flex max-h-72 flex-col overflow-y-auto text-xs">
         {rows.map((row) => {
-          const balance = balanceOf(row);
-          const short = faucetAmount(row.required, balance) !== null;
+          const short = isShort(row, balances);
           return (
             <li
-              key={`${row.role}-${row.address}`}
+              key={row.address}
               className="flex flex-wrap items-center gap-x-3 border-t border-line py-1.5 first:border-0"
             >
-              <span className="w-20 text-faint">{row.role}</span>
+              <span className="w-36 text-faint">{row.role}</span>
               <span className="min-w-0 flex-1 truncate text-dim">{row.address}</span>
               <span className={short ? "text-bad" : "text-ok"}>
-                {formatBnb(balance)} / {formatBnb(row.required)} BNB
+                {formatBnb(balances?.get(row.address.toLowerCase()))} / {formatBnb(row.required)}{" "}
+                BNB
               </span>
               {faucet && short && (
                 <Button
                   variant="bracket"
-                  disabled={funding}
+                  disabled={funding || planning}
                   aria-label={`Fund ${row.address} from faucet`}
                   onClick={() => onFund([row])}
                 >
@@ -72,11 +79,17 @@ export function FundingPanel({
           );
         })}
       </ul>
-      {faucet && (
+      {rows.length === 0 && (
         <p className="text-xs text-faint">
-          Local chain: the faucet sends what is missing plus 0.01 BNB for gas.
+          What each address must hold shows once the launch is planned.
         </p>
       )}
+      <p className="text-xs text-faint">
+        Each amount covers the address's buys, fees and tips plus their gas at the launch's gas
+        price.
+        {faucet &&
+          ` Local chain: the faucet sends what is missing plus ${FAUCET_MARGIN_BNB} BNB to spare.`}
+      </p>
     </Section>
   );
 }

@@ -4,10 +4,10 @@ import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { LoadingScreen } from "../../../components/ui/loading-screen.tsx";
 import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { usePlanLaunch } from "../api/plan-launch.ts";
 import { useLaunchActions } from "../hooks/use-launch-actions.ts";
 import { useLaunchData } from "../hooks/use-launch-data.ts";
 import { useWalletFunding } from "../hooks/use-wallet-funding.ts";
-import { summarizeLaunch } from "../utils/launch-summary.ts";
 import { mainActions } from "../utils/main-action.ts";
 import { fieldErrors } from "../utils/validate-launch-form.ts";
 import { BundleWalletsSection } from "./bundle-wallets-section.tsx";
@@ -29,7 +29,8 @@ export function LaunchPage() {
   const config = usePublicConfig();
   const data = useLaunchData(draftId, authenticated);
   const { form, set, wallets } = data;
-  const funding = useWalletFunding(form, wallets, authenticated);
+  const plan = usePlanLaunch(form, wallets, authenticated);
+  const funding = useWalletFunding(plan.data, wallets, authenticated);
   const actions = useLaunchActions({
     draftId,
     status: data.status,
@@ -82,17 +83,14 @@ export function LaunchPage() {
           )}
         </div>
         <aside className="flex flex-col gap-6 lg:sticky lg:top-20 lg:self-start">
-          {funding.hasAmounts && (
-            <LaunchSummaryPanel
-              summary={summarizeLaunch({ wallets, creatorBuy: form.deployerBuy, tip: form.tip })}
-            />
-          )}
+          {funding.hasAmounts && <LaunchSummaryPanel plan={plan} />}
           {funding.hasAmounts && (
             <FundingPanel
               rows={funding.rows}
               balances={funding.balances}
               faucet={config.data?.faucet === true}
               funding={actions.funding}
+              planning={plan.isFetching}
               refreshing={funding.refreshing}
               onFund={(rows) => void actions.fund(rows)}
               onRefresh={funding.refresh}

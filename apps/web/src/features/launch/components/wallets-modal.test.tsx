@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { server } from "../../../testing/msw-server.ts";
 import { renderInApp, settle } from "../../../testing/render.tsx";
 import { useWalletFunding } from "../hooks/use-wallet-funding.ts";
-import { type BundleWallet, EMPTY_LAUNCH_FORM } from "../utils/launch-form.ts";
+import type { BundleWallet } from "../utils/launch-form.ts";
 import { WalletsModal } from "./wallets-modal.tsx";
 
 const WALLET: BundleWallet = {
@@ -15,7 +15,7 @@ const WALLET: BundleWallet = {
 
 /** The generated-wallets modal as the create page opens it, with the page's balances. */
 function Wallets() {
-  const funding = useWalletFunding(EMPTY_LAUNCH_FORM, [WALLET], true);
+  const funding = useWalletFunding(undefined, [WALLET], true);
   return (
     <WalletsModal
       wallets={[WALLET]}

@@ -1,38 +1,40 @@
+import type { LaunchPlan } from "@bundler/shared";
 import { useEffect, useMemo, useRef } from "react";
 import toast from "react-hot-toast";
 import { useBalances } from "../api/get-balances.ts";
-import { fundingRows } from "../utils/funding.ts";
-import type { BundleWallet, LaunchForm } from "../utils/launch-form.ts";
+import { fundingRowsOf, isShort } from "../utils/funding.ts";
+import type { BundleWallet } from "../utils/launch-form.ts";
 import { hasMissingFunds } from "../utils/main-action.ts";
-import { walletFromPrivateKey } from "../utils/private-key.ts";
 
 export const BALANCE_POLL_MS = 10_000;
 export const ALL_FUNDED = "All wallets are funded";
 export const REFRESH_FAILED = "Failed to refresh balances";
 
+/** Every bundle wallet, then the plan's other addresses (deployer, tip payer), once each. */
+function addressesOf(wallets: readonly BundleWallet[], plan: LaunchPlan | undefined): string[] {
+  const all = [...wallets.map((w) => w.address), ...(plan?.funding.map((f) => f.address) ?? [])];
+  const seen = new Set<string>();
+  return all.filter((address) => {
+    const key = address.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
- * Balances of every launch wallet in one request; polled every 10 s while a bundle wallet is
- * short of its buy value, with a success toast when the last one is funded.
+ * Balances of every launch address in one request, against what the server's plan says each
+ * must hold; polled every 10 s while one is short, with a success toast when the last one is
+ * funded. Until a plan is known (or when it failed), a bundle wallet holding less than its buy
+ * value is what counts as short.
  */
 export function useWalletFunding(
-  form: LaunchForm,
+  plan: LaunchPlan | undefined,
   wallets: readonly BundleWallet[],
   enabled: boolean,
 ) {
-  const deployerAddress = walletFromPrivateKey(form.deployerPvtk)?.address ?? null;
-  const tipPayerAddress = walletFromPrivateKey(form.tipPvtk)?.address ?? null;
-  const rows = useMemo(
-    () =>
-      fundingRows({
-        wallets,
-        deployerAddress,
-        tipPayerAddress,
-        creatorBuy: form.deployerBuy,
-        tip: form.tip,
-      }),
-    [wallets, deployerAddress, tipPayerAddress, form.deployerBuy, form.tip],
-  );
-  const addresses = useMemo(() => [...new Set(rows.map((row) => row.address))], [rows]);
+  const rows = useMemo(() => (plan ? fundingRowsOf(plan) : []), [plan]);
+  const addresses = useMemo(() => addressesOf(wallets, plan), [wallets, plan]);
   const hasAmounts = wallets.some((wallet) => Number(wallet.buyValue) > 0);
 
   const pending = useRef(true);
@@ -41,16 +43,21 @@ export function useWalletFunding(
     refetchInterval: () => (pending.current ? BALANCE_POLL_MS : false),
   });
   const balances = query.data;
-  const missingFunds = hasMissingFunds(wallets, balances ?? new Map());
+  const missingFunds = plan
+    ? rows.some((row) => isShort(row, balances))
+    : hasMissingFunds(wallets, balances ?? new Map());
   pending.current = missingFunds;
 
+  // Only fetched balances count here: the previous set's, shown while a new address is being
+  // asked for, would report that address short.
+  const fetched = balances !== undefined && !query.isPlaceholderData;
   const wasMissing = useRef<boolean | null>(null);
   useEffect(() => {
-    if (!balances) return;
+    if (!fetched) return;
     if (wasMissing.current === true && !missingFunds && wallets.length > 0)
       toast.success(ALL_FUNDED);
     wasMissing.current = missingFunds;
-  }, [balances, missingFunds, wallets.length]);
+  }, [fetched, missingFunds, wallets.length]);
 
   useEffect(() => {
     if (query.isError && query.errorUpdateCount > 0)
