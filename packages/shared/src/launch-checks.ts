@@ -12,7 +12,7 @@ export const LAUNCH_EXECUTE_MESSAGES = {
   descriptionTooLong: "Description must be 400 characters or less",
   logo: "Please upload a logo",
   deployerKey: "Invalid deployer private key",
-  tipRequired: "Please enter a tip",
+  tipRequired: "Please enter a tip amount",
   tipNumeric: "Tip must be a number",
   tipNegative: "Tip cannot be negative",
 } as const;

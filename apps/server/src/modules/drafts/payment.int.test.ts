@@ -235,7 +235,10 @@ describe("paying for a draft", () => {
     const cases: Array<[(input: Input) => unknown, string]> = [
       [(i) => ({ ...i, tokenInfo: { ...i.tokenInfo, image: "" } }), "Please upload a logo"],
       [(i) => ({ ...i, deployerWallet: undefined }), "Invalid deployer private key"],
-      [(i) => ({ ...i, walletConfig: { ...i.walletConfig, tip: "" } }), "Please enter a tip"],
+      [
+        (i) => ({ ...i, walletConfig: { ...i.walletConfig, tip: "" } }),
+        "Please enter a tip amount",
+      ],
     ];
     for (const [change, message] of cases) {
       const { body } = await call("POST", "/api/draft/create", change(draftInput()));
