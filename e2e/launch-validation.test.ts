@@ -19,7 +19,7 @@ afterEach(() => browser.close());
 
 /** The message shows, as a toast or inline under its field. */
 const shows = (page: Page, message: string) =>
-  page.getByText(message, { exact: true }).first().waitFor({ timeout: 5_000 });
+  page.getByText(message, { exact: true }).first().waitFor({ timeout: 15_000 });
 
 /** The message shows as a toast (a field's inline error with the same words does not count). */
 const toasts = (page: Page, message: string) =>
@@ -27,7 +27,7 @@ const toasts = (page: Page, message: string) =>
     .locator("[data-rht-toaster]")
     .getByText(message, { exact: true })
     .first()
-    .waitFor({ timeout: 5_000 });
+    .waitFor({ timeout: 15_000 });
 
 const button = (page: Page, name: string) => page.getByRole("button", { name, exact: true });
 

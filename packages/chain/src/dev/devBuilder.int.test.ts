@@ -177,6 +177,47 @@ describe("the dev builder", () => {
     expect(answer.result).toBe("0x7a69");
   });
 
+  it("answers a JSON-RPC batch as a batch, in order", async () => {
+    const response = await fetch(builder.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 7, method: "eth_chainId", params: [] },
+        { jsonrpc: "2.0", id: 8, method: "eth_getBalance", params: [TIP, "latest"] },
+        { jsonrpc: "2.0", id: 9, method: "eth_sendBundle", params: [{ txs: [] }] },
+      ]),
+    });
+    const answers = (await response.json()) as Array<{
+      id: number;
+      result?: unknown;
+      error?: { code: number };
+    }>;
+    expect(answers.map((a) => a.id)).toEqual([7, 8, 9]);
+    expect(answers[0]?.result).toBe("0x7a69");
+    expect(answers[1]?.result).toMatch(/^0x/);
+    expect(answers[2]?.error?.code).toBe(-32602);
+  });
+
+  it("passes a batch of reads and raw transactions to the node in one go", async () => {
+    const nonce = await nextNonce();
+    const raws = [await signTransfer(nonce, TIP, 1n), await signTransfer(nonce + 1, TIP, 1n)];
+    const response = await fetch(builder.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(
+        raws.map((raw, i) => ({
+          jsonrpc: "2.0",
+          id: i,
+          method: "eth_sendRawTransaction",
+          params: [raw],
+        })),
+      ),
+    });
+    const answers = (await response.json()) as Array<{ result?: Hex }>;
+    expect(answers.map((a) => a.result)).toEqual(hashes(raws));
+    await client.waitForTransactionReceipt({ hash: hashes(raws)[1] as Hex });
+  });
+
   it("never lets two bundles sent at once share a block", async () => {
     const nonce = await nextNonce();
     const second = privateKeyToAccount(generatePrivateKey());

@@ -79,7 +79,25 @@ export const startDevBuilder = async (
     return node(method, args);
   };
 
-  const server: Server = createServer((request, response) => void serve(request, response, handle));
+  /** A batch without bundles goes to anvil as one batch (raw transactions under the lock). */
+  const forward = (batch: unknown[]): Promise<unknown> | undefined => {
+    const methods = batch.map((m) => (m as { method?: unknown } | null)?.method);
+    if (methods.includes("eth_sendBundle") || methods.some((m) => typeof m !== "string"))
+      return undefined;
+    const send = async () => {
+      const response = await fetch(params.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(batch),
+      });
+      return response.json();
+    };
+    return methods.includes("eth_sendRawTransaction") ? exclusive(send) : send();
+  };
+
+  const server: Server = createServer(
+    (request, response) => void serve(request, response, handle, forward),
+  );
   await new Promise<void>((resolve) =>
     server.listen(params.port ?? 0, params.host ?? "127.0.0.1", resolve),
   );
@@ -94,32 +112,54 @@ const serve = async (
   request: IncomingMessage,
   response: ServerResponse,
   handle: (method: string, args: unknown[]) => Promise<unknown>,
+  forward: (batch: unknown[]) => Promise<unknown> | undefined,
 ) => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  let id: unknown = null;
-  const reply = (body: object) => {
+  const reply = (body: unknown) => {
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ jsonrpc: "2.0", id, ...body }));
+    response.end(JSON.stringify(body));
   };
+  let parsed: unknown;
   try {
-    const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-      id?: unknown;
-      method?: unknown;
-      params?: unknown;
-    };
-    id = message.id ?? null;
+    parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    return reply({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
+  }
+  // A batch is answered as a batch; one holding a bundle runs call by call, in order.
+  if (Array.isArray(parsed)) {
+    const forwarded = forward(parsed);
+    if (forwarded) return reply(await forwarded);
+    const answers = [];
+    for (const message of parsed) answers.push(await answer(message, handle));
+    return reply(answers);
+  }
+  reply(await answer(parsed, handle));
+};
+
+/** One JSON-RPC call's answer: its result or its error, with its id. */
+const answer = async (
+  raw: unknown,
+  handle: (method: string, args: unknown[]) => Promise<unknown>,
+): Promise<object> => {
+  const message = (typeof raw === "object" && raw !== null ? raw : {}) as {
+    id?: unknown;
+    method?: unknown;
+    params?: unknown;
+  };
+  const id = message.id ?? null;
+  try {
     if (typeof message.method !== "string")
       throw new RpcError(-32600, "invalid request: method is required");
     const args = Array.isArray(message.params) ? message.params : [];
-    reply({ result: await handle(message.method, args) });
+    return { jsonrpc: "2.0", id, result: await handle(message.method, args) };
   } catch (error) {
-    if (error instanceof SyntaxError)
-      return reply({ error: { code: -32700, message: "parse error" } });
     const rpc = error instanceof RpcError ? error : new RpcError(-32603, (error as Error).message);
-    reply({
+    return {
+      jsonrpc: "2.0",
+      id,
       error: { code: rpc.code, message: rpc.message, ...(rpc.data ? { data: rpc.data } : {}) },
-    });
+    };
   }
 };
 
