@@ -5,6 +5,9 @@ import { failureText } from "../../../lib/api-error.ts";
 import { formatBnb, toWei } from "../../../lib/bnb.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
 
+/** A gas price for reading: at most 3 decimals ("1.503515336" → "1.504"). */
+const gwei = (value: string) => String(Number(Number(value).toFixed(3)));
+
 const PLAN_FAILED = "Failed to plan the launch";
 
 const isPositive = (value: string) => (toWei(value) ?? 0n) > 0n;
@@ -74,7 +77,7 @@ function PlanTotals({ plan }: { plan: LaunchPlan }) {
       ? [["Delayed buy", totals.delayedBuy] as [string, string]]
       : []),
     [`Builder tips (${formatBnb(tip.perBundle)} × ${tip.bundles})`, totals.tips],
-    [`Gas (at ${costs.gasPriceGwei} gwei)`, totals.gas],
+    [`Gas (at ${gwei(costs.gasPriceGwei)} gwei)`, totals.gas],
     ["Creation fee", totals.creationFee],
     [totals.launchFeePaid ? "Launch fee (paid)" : "Launch fee", totals.launchFee],
   ];
