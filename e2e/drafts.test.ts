@@ -57,10 +57,40 @@ describe("the drafts page", () => {
     expect(await page.getByRole("button", { name: "Page 2" }).getAttribute("aria-current")).toBe(
       "page",
     );
+    expect(new URL(page.url()).search).toBe("?page=2");
+
+    // The page is in the URL: a reload stays on it.
+    await page.reload();
+    await page.getByText("Showing 10-11 of 11").waitFor();
+    expect(await cards.count()).toBe(2);
 
     await page.getByRole("button", { name: "[prev]", exact: true }).click();
     await page.getByText("Showing 1-9 of 11").waitFor();
     expect(await cards.count()).toBe(9);
+  });
+
+  it("asks the server for one page at a time, without keys, and shows each logo from its URL", async () => {
+    const { page } = browser;
+    const key = await getFreeAccess(page, server.url);
+    const draft = payableDraft("Logo Cat", "LCAT");
+    await createDraft(server.url, key, draft);
+
+    const listed = page.waitForResponse((r) => r.url().includes("/api/draft/list"));
+    await page.goto(`${server.url}/drafts`);
+    const answer = await listed;
+    expect(new URL(answer.url()).searchParams.get("page")).toBe("1");
+    const body = await answer.text();
+    expect(body).not.toContain(draft.deployerWallet.privateKey.slice(2));
+    expect(body).not.toContain(draft.walletConfig.wallets[0]?.privateKey.slice(2));
+    expect(body).not.toContain("data:image");
+
+    const logo = page.getByTestId("draft-card").getByTestId("draft-image");
+    await logo.waitFor();
+    expect(await logo.getAttribute("src")).toMatch(/^\/api\/draft\/logo\/[0-9a-f]{64}$/);
+    // Loaded without the key header, under the page's content security policy.
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(1);
   });
 
   it("cancels an open payment and puts the draft back to Draft", async () => {

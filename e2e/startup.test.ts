@@ -50,6 +50,7 @@ describe("npm start", () => {
       env: {
         CHAIN: "bsc-testnet",
         TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        MASTER_KEY: "ab".repeat(32),
         // Nothing listens on port 1: the start does not wait for the chain.
         RPC_URL: "https://user:pass-secret@127.0.0.1:1/key-secret?apikey=query-secret",
       },

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { ERROR_CATALOGUE, type PublicConfig } from "@bundler/shared";
 import cors from "@fastify/cors";
@@ -16,34 +15,23 @@ import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
-import { KeyVault } from "./lib/key-vault.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
 import type { FaucetService } from "./modules/dev/faucet.service.ts";
-import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
-import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
 import { disperseRoutes } from "./modules/disperse/disperse.routes.ts";
-import { DisperseService } from "./modules/disperse/disperse.service.ts";
-import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
 import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
-import { DraftsService } from "./modules/drafts/drafts.service.ts";
-import { PaymentRepository } from "./modules/drafts/payment.repository.ts";
-import { PaymentService } from "./modules/drafts/payment.service.ts";
-import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
-import { LaunchRepository } from "./modules/launch/launch.repository.ts";
 import { launchRoutes } from "./modules/launch/launch.routes.ts";
-import { LaunchService } from "./modules/launch/launch.service.ts";
-import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
 import { priceRoutes } from "./modules/price/price.routes.ts";
+import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
 import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
-import { WalletsService } from "./modules/wallets/wallets.service.ts";
+import { createServices, type Services } from "./services.ts";
 
 /** The local profile's treasury when TREASURY_ADDRESS is unset: anvil dev account 2. */
 export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -54,6 +42,8 @@ export interface AppOptions {
   allowedOrigins: string[];
   rateLimitPerMinute: number;
   freeKeyLimitPerHour: number;
+  /** Free access keys one client address may get in 24 hours (default 20). */
+  freeKeysPerIpPerDay?: number | undefined;
   bodyLimitBytes: number;
   /** The built web app, served on the same origin when present. */
   webDist?: string | undefined;
@@ -61,8 +51,8 @@ export interface AppOptions {
   currentBlock?: () => number | null;
   /** Only in the local profile. */
   faucet?: FaucetService | undefined;
-  /** Encrypts every private key at rest; a random one when absent (tests). */
-  masterKey?: Buffer | undefined;
+  /** Encrypts every private key at rest (main.ts loads it; tests pass one). */
+  masterKey: Buffer;
   /** The chain the launch routes use; without it they answer 503 "chain unavailable". */
   chain?: ChainContext | undefined;
   /** The launch fee, BNB (default "0.5"). */
@@ -73,25 +63,24 @@ export interface AppOptions {
   paymentWindowSeconds?: number | undefined;
   /** Where received launch fees are swept. */
   treasuryAddress?: Address | undefined;
+  /** Socket handshakes one address may make per window (default 60 per minute). */
+  socketHandshakes?: { max: number; windowMs: number } | undefined;
   /** How long a dispersal waits for its funding, seconds (default 1800). */
   dispersalWindowSeconds?: number | undefined;
+  /** The transaction manager's timings (tests shorten them). */
+  transactions?: TxManagerOptions | undefined;
 }
 
-export interface App {
+/**
+ * The HTTP API and every service behind it. With a chain, `paymentWatcher` and
+ * `disperseEngine` are ticked per block by main.ts (or directly by tests), and `transactions`
+ * is the one transaction manager every outgoing transaction goes through.
+ */
+export interface App extends Services {
   server: FastifyInstance;
   realtime: Realtime;
   auth: AuthService;
   news: NewsRepository;
-  vault: KeyVault;
-  wallets: WalletsService;
-  drafts: DraftsService;
-  payments: PaymentService;
-  launches: LaunchService;
-  /** Present with a chain: call `tick()` per block (main.ts) or directly (tests). */
-  paymentWatcher: PaymentWatcher | undefined;
-  dispersals: DisperseService;
-  /** Present with a chain: call `tick()` per block (main.ts) or directly (tests). */
-  disperseEngine: DisperseEngine | undefined;
 }
 
 const fail = (error: string) => ({ success: false as const, error });
@@ -110,9 +99,17 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
 
-  const auth = new AuthService(new AuthRepository(options.database.db));
+  const auth = new AuthService(
+    new AuthRepository(options.database.db),
+    options.freeKeysPerIpPerDay,
+  );
   const news = new NewsRepository(options.database.db);
-  const realtime = new Realtime(server.server, auth, options.allowedOrigins);
+  const realtime = new Realtime(
+    server.server,
+    auth,
+    options.allowedOrigins,
+    options.socketHandshakes,
+  );
   server.addHook("preClose", async () => realtime.disconnectAll());
 
   await server.register(helmet, {
@@ -176,50 +173,21 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
 
   if (options.faucet) await server.register(faucetRoutes(options.faucet));
 
-  const db = options.database.db;
-  const vault = new KeyVault(db, options.masterKey ?? randomBytes(32));
-  const wallets = new WalletsService(vault, options.chain);
-  const draftRows = new DraftsRepository(db);
-  const drafts = new DraftsService(draftRows, vault, options.chain);
-  const paymentRows = new PaymentRepository(db);
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
-  const payments = new PaymentService(
-    drafts,
-    draftRows,
-    paymentRows,
-    vault,
-    options.chain,
+  const services = createServices({
+    db: options.database.db,
+    masterKey: options.masterKey,
+    chain: options.chain,
     launchFee,
-    options.paymentWindowSeconds,
-  );
-  const plans = new LaunchPlanService(drafts, options.chain, launchFee);
-  const launches = new LaunchService(
-    new LaunchRepository(db),
-    drafts,
-    vault,
-    options.chain,
-    (userId, message) => realtime.emitToUser(userId, "launch_status", { message }),
-  );
-  const paymentWatcher = options.chain
-    ? new PaymentWatcher(paymentRows, vault, options.chain, {
-        treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
-        log: (message) => server.log.warn(message),
-      })
-    : undefined;
-  const disperseRows = new DisperseRepository(db);
-  const dispersals = new DisperseService(
-    disperseRows,
-    vault,
-    options.chain,
-    options.dispersalWindowSeconds,
-  );
-  const disperseEngine = options.chain
-    ? new DisperseEngine(disperseRows, vault, options.chain, {
-        emit: (userId, message) =>
-          void realtime.emitToUser(userId, "dispersal_status", { message }),
-        log: (message) => server.log.warn(message),
-      })
-    : undefined;
+    paymentWindowSeconds: options.paymentWindowSeconds,
+    dispersalWindowSeconds: options.dispersalWindowSeconds,
+    treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+    transactions: options.transactions,
+    emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
+    log: (message) => server.log.warn(message),
+  });
+  const { wallets, drafts, payments, plans, launches, paymentWatcher, dispersals, disperseEngine } =
+    services;
   server.addHook("onClose", async () => {
     paymentWatcher?.stop();
     await disperseEngine?.stop();
@@ -247,18 +215,5 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     return reply.type("text/html").sendFile("index.html");
   });
 
-  return {
-    server,
-    realtime,
-    auth,
-    news,
-    vault,
-    wallets,
-    drafts,
-    payments,
-    launches,
-    paymentWatcher,
-    dispersals,
-    disperseEngine,
-  };
+  return { server, realtime, auth, news, ...services };
 };

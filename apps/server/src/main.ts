@@ -11,6 +11,7 @@ import { watchBlocks } from "./lib/block-watcher.ts";
 import { type ChainContext, localChainContext, remoteChainContext } from "./lib/chain-context.ts";
 import { lockDataDir } from "./lib/data-lock.ts";
 import { displayUrl } from "./lib/display-url.ts";
+import { armFailpointsFromList } from "./lib/failpoints.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
 import { FaucetService } from "./modules/dev/faucet.service.ts";
@@ -45,6 +46,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const main = async () => {
   const startedAt = performance.now();
   const env = parseEnv();
+  armFailpointsFromList(env.FAILPOINTS);
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   const releaseDataDir = lockDataDir(dataDir, "server starts");
@@ -107,6 +109,8 @@ const main = async () => {
     allowedOrigins: env.ALLOWED_ORIGINS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     freeKeyLimitPerHour: env.FREE_KEY_LIMIT_PER_HOUR,
+    freeKeysPerIpPerDay: env.FREE_KEYS_PER_IP_PER_DAY,
+    socketHandshakes: { max: env.SOCKET_HANDSHAKES_PER_MINUTE, windowMs: 60_000 },
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL,

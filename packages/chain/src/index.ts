@@ -2,6 +2,8 @@ export {
   type BuyTokenParameters,
   type BuyTokenReturnType,
   buyToken,
+  type PrepareBuyReturnType,
+  prepareBuy,
 } from "./actions/buyToken.ts";
 export {
   type EmptyWalletParameters,
@@ -30,6 +32,7 @@ export {
   type LaunchTokenParameters,
   type LaunchTokenReturnType,
   launchToken,
+  type SignedBundle,
 } from "./actions/launchToken.ts";
 export { type BundlePlan, planBundles, splitBuyers } from "./actions/planBundles.ts";
 export {
@@ -71,6 +74,7 @@ export {
   transfer,
 } from "./actions/transfer.ts";
 export { waitForBundle } from "./actions/waitForBundle.ts";
+export { type SeenRequest, startCountingProxy } from "./dev/countingProxy.ts";
 export {
   type DeployLocalChainParameters,
   type DeployLocalChainReturnType,
@@ -79,6 +83,7 @@ export {
 } from "./dev/deployLocalChain.ts";
 export { DEV_MNEMONIC, devAccount, devPrivateKey } from "./dev/devAccounts.ts";
 export {
+  type DevBuilderFaults,
   type StartDevBuilderParameters,
   type StartDevBuilderReturnType,
   startDevBuilder,

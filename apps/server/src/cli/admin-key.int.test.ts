@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -43,6 +44,7 @@ describe("npm run admin:key", () => {
       freeKeyLimitPerHour: 10,
       bodyLimitBytes: 64 * 1024,
       logLevel: "silent",
+      masterKey: randomBytes(32),
     });
     try {
       const response = await app.server.inject({

@@ -57,6 +57,19 @@ describe("parseEnv", () => {
     );
   });
 
+  it("requires MASTER_KEY or MASTER_KEY_FILE off the local chain", () => {
+    const treasury = { TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" };
+    for (const CHAIN of ["bsc", "bsc-testnet"])
+      expect(problemsOf({ CHAIN, ...treasury })).toBe(
+        "invalid configuration: MASTER_KEY: MASTER_KEY or MASTER_KEY_FILE is required off the local chain (keep the key outside the data directory)",
+      );
+    expect(parseEnv({ CHAIN: "bsc", ...treasury, MASTER_KEY_FILE: "/run/secrets/mk" }).CHAIN).toBe(
+      "bsc",
+    );
+    expect(parseEnv({ CHAIN: "bsc", ...treasury, MASTER_KEY: "a".repeat(64) }).CHAIN).toBe("bsc");
+    expect(parseEnv({}).MASTER_KEY_FILE).toBeUndefined();
+  });
+
   it("reports the cross-field rules together with every other bad variable", () => {
     const message = problemsOf({
       CHAIN: "bsc",
@@ -75,6 +88,22 @@ describe("parseEnv", () => {
     const message = problemsOf({ CHAIN: "ethereum" });
     expect(message).toContain('CHAIN="ethereum"');
     expect(message).not.toContain("TREASURY_ADDRESS");
+  });
+
+  it("allows 20 free keys per client address per day unless FREE_KEYS_PER_IP_PER_DAY says otherwise", () => {
+    expect(parseEnv({}).FREE_KEYS_PER_IP_PER_DAY).toBe(20);
+    expect(parseEnv({ FREE_KEYS_PER_IP_PER_DAY: "5" }).FREE_KEYS_PER_IP_PER_DAY).toBe(5);
+    expect(problemsOf({ FREE_KEYS_PER_IP_PER_DAY: "0" })).toMatch(/FREE_KEYS_PER_IP_PER_DAY="0"/);
+  });
+
+  it("allows 60 socket handshakes per address per minute unless SOCKET_HANDSHAKES_PER_MINUTE says otherwise", () => {
+    expect(parseEnv({}).SOCKET_HANDSHAKES_PER_MINUTE).toBe(60);
+    expect(parseEnv({ SOCKET_HANDSHAKES_PER_MINUTE: "120" }).SOCKET_HANDSHAKES_PER_MINUTE).toBe(
+      120,
+    );
+    expect(problemsOf({ SOCKET_HANDSHAKES_PER_MINUTE: "0" })).toMatch(
+      /SOCKET_HANDSHAKES_PER_MINUTE="0"/,
+    );
   });
 
   it("splits the allowed origins list", () => {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { chainNameSchema } from "@bundler/shared";
+import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY } from "@bundler/shared";
 import { z } from "zod";
 
 const url = (protocols: string[]) =>
@@ -117,9 +117,15 @@ const fields = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: int(600, 1),
   FREE_KEY_LIMIT_PER_HOUR: int(10, 1),
+  /** socket.io handshakes one address may make per minute (per server process). */
+  SOCKET_HANDSHAKES_PER_MINUTE: int(60, 1),
+  /** Free keys one client address may get in 24 hours, counted in the database. */
+  FREE_KEYS_PER_IP_PER_DAY: int(FREE_KEYS_PER_IP_PER_DAY, 1),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../../web/dist")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Crash tests only: failpoint names (lib/failpoints.ts) at which the server kills itself. */
+  FAILPOINTS: z.string().optional(),
 });
 
 const chainOnly = fields.pick({ CHAIN: true });
@@ -132,10 +138,25 @@ const envSchema = fields
     path: ["TREASURY_ADDRESS"],
     when: (payload) => chainOnly.safeParse(payload.value).success,
   })
+  .refine(
+    (env) =>
+      env.CHAIN === "local" || env.MASTER_KEY !== undefined || env.MASTER_KEY_FILE !== undefined,
+    {
+      message:
+        "MASTER_KEY or MASTER_KEY_FILE is required off the local chain (keep the key outside the data directory)",
+      path: ["MASTER_KEY"],
+      when: (payload) => chainOnly.safeParse(payload.value).success,
+    },
+  )
   .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
     message: "set MASTER_KEY or MASTER_KEY_FILE, not both",
     path: ["MASTER_KEY"],
     when: () => true,
+  })
+  .refine((env) => env.CHAIN === "local" || !env.FAILPOINTS, {
+    message: "failpoints are for crash tests on the local chain only",
+    path: ["FAILPOINTS"],
+    when: (payload) => chainOnly.safeParse(payload.value).success,
   });
 
 export type Env = z.infer<typeof envSchema>;

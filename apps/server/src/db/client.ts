@@ -14,6 +14,9 @@ import * as schema from "./schema.ts";
  */
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
 
+/** A transaction on a `Db`: pass it where a write must commit or roll back with others. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";

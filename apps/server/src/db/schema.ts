@@ -12,7 +12,7 @@ import {
   primaryKey,
   text,
   timestamp,
-  unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -28,6 +28,8 @@ export const users = pgTable(
       .default("user"),
     deviceId: text("device_id").unique(),
     userAgent: text("user_agent"),
+    /** The client address a free key was given to: free keys per address per day are counted. */
+    createdIp: text("created_ip"),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
@@ -35,6 +37,7 @@ export const users = pgTable(
   (table) => [
     check("users_role_check", sql`${table.role} in ('user', 'admin', 'superadmin')`),
     index("users_role_idx").on(table.role),
+    index("users_created_ip_idx").on(table.createdIp, table.createdAt),
   ],
 );
 
@@ -96,6 +99,8 @@ export const drafts = pgTable(
       .notNull()
       .default("draft"),
     tokenInfo: jsonb("token_info").notNull(),
+    /** SHA-256 (hex) of tokenInfo.image when it is a servable data URL: the logo's public URL. */
+    logoHash: text("logo_hash"),
     deployerAddress: text("deployer_address"),
     /** walletConfig without private keys: wallets are {address, buyValue}, tipPayer an address. */
     walletConfig: jsonb("wallet_config").notNull(),
@@ -112,6 +117,7 @@ export const drafts = pgTable(
       sql`${table.status} in ('draft', 'pending_payment', 'paid', 'executing', 'executed')`,
     ),
     index("drafts_owner_idx").on(table.ownerId),
+    index("drafts_logo_hash_idx").on(table.logoHash),
   ],
 );
 
@@ -136,6 +142,11 @@ export const payments = pgTable(
     closedAt: timestamp("closed_at", { withTimezone: true }),
     /** The fee was sent to the treasury. */
     sweptAt: timestamp("swept_at", { withTimezone: true }),
+    /**
+     * Nothing left to do with this address's money (every refund sent or held, the fee swept);
+     * null while there is, so the watcher looks at it. A new deposit clears it.
+     */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     /** The first block not yet scanned for incoming transfers. */
     scanFromBlock: bigint("scan_from_block", { mode: "bigint" }).notNull(),
     lastBalance: wei("last_balance").notNull().default("0"),
@@ -164,38 +175,76 @@ export const paymentDeposits = pgTable(
     blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
     /** Wei of this deposit owed back to its sender (late, after cancel, or over the amount). */
     refundable: wei("refundable").notNull().default("0"),
-    refundSendId: uuid("refund_send_id"),
+    /**
+     * Why the refundable part is held at the payment address instead of sent back (it came
+     * from one of our own wallets, or its refund cannot be delivered); null while it is owed.
+     */
+    heldReason: text("held_reason"),
   },
   (table) => [index("payment_deposits_payment_idx").on(table.paymentId)],
 );
 
+/** Where a transaction stands; the last four are final (see modules/transactions). */
+export const TX_STATUSES = ["signed", "sent", "mined", "reverted", "replaced", "dropped"] as const;
+
 /**
- * Outgoing transfers the server signs (refunds, sweeps): written with nonce and raw
- * transaction BEFORE broadcast, so a restart re-checks the chain instead of paying twice.
+ * Every transaction the server signs, whatever it is for (a refund, a sweep, a dispersal step, a
+ * delayed buy, a launch bundle's transactions): recorded with its nonce, raw bytes, purpose and
+ * owner BEFORE it is broadcast, under a caller's idempotency `key`, then reconciled against
+ * receipts until it reaches a final state with a reason. One table, one nonce allocator: two
+ * live transactions from one address never share a nonce (the partial unique index).
  */
-export const chainSends = pgTable(
-  "chain_sends",
+export const chainTxs = pgTable(
+  "chain_txs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    kind: text("kind", { enum: ["refund", "sweep"] }).notNull(),
-    paymentId: uuid("payment_id").references(() => payments.id),
-    draftId: uuid("draft_id"),
+    /** The caller's idempotency key: a second send with the same key answers the first. */
+    key: text("key").notNull().unique(),
+    purpose: text("purpose").notNull(),
+    ownerId: uuid("owner_id").references(() => users.id),
+    /** What the transaction belongs to (a payment id, a dispersal id, a launch job id). */
+    subject: text("subject"),
     from: text("from").notNull(),
-    to: text("to").notNull(),
+    to: text("to"),
     value: wei("value").notNull(),
     nonce: integer("nonce").notNull(),
+    gas: bigint("gas", { mode: "bigint" }).notNull(),
+    gasPrice: wei("gas_price").notNull(),
     rawTx: text("raw_tx").notNull(),
     txHash: text("tx_hash").notNull().unique(),
-    reason: text("reason").notNull(),
-    status: text("status", { enum: ["signed", "sent", "confirmed", "failed"] })
-      .notNull()
-      .default("signed"),
+    /** Why it is sent, in the owner's words ("Payment arrived after the window closed"). */
+    reason: text("reason"),
+    /** A bundle's transactions: never broadcast, dropped once the chain passes this block. */
+    validUntilBlock: bigint("valid_until_block", { mode: "bigint" }),
+    status: text("status", { enum: TX_STATUSES }).notNull().default("signed"),
+    /** The node's last refusal while open; why it ended once final (revert reason, ...). */
     error: text("error"),
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    /** gasUsed × effectiveGasPrice, once mined or reverted. */
+    fee: wei("fee"),
+    broadcasts: integer("broadcasts").notNull().default(0),
+    lastBroadcastAt: timestamp("last_broadcast_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("chain_sends_status_idx").on(table.status)],
+  (table) => [
+    check(
+      "chain_txs_status_check",
+      sql`${table.status} in ('signed', 'sent', 'mined', 'reverted', 'replaced', 'dropped')`,
+    ),
+    uniqueIndex("chain_txs_live_nonce_idx")
+      .on(table.from, table.nonce)
+      .where(sql`${table.status} in ('signed', 'sent', 'mined', 'reverted')`),
+    index("chain_txs_open_idx").on(table.status).where(sql`${table.status} in ('signed', 'sent')`),
+    index("chain_txs_subject_idx").on(table.subject),
+  ],
 );
+
+/** How far a block scanner has read: the first block not yet scanned, per scanner. */
+export const chainCursors = pgTable("chain_cursors", {
+  name: text("name").primaryKey(),
+  nextBlock: bigint("next_block", { mode: "bigint" }).notNull(),
+});
 
 /** A launch run: persisted so a restart resumes it or says honestly that it failed. */
 export const launchJobs = pgTable(
@@ -301,6 +350,8 @@ export const dispersals = pgTable(
     closedAt: timestamp("closed_at", { withTimezone: true }),
     /** The sender of the funding; refunds and stuck amounts go back there. */
     funder: text("funder"),
+    /** Closed with nothing left to refund or return; a new deposit clears it. */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
     /** The first block not yet scanned for incoming transfers. */
     scanFromBlock: bigint("scan_from_block", { mode: "bigint" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -345,44 +396,8 @@ export const dispersalDeposits = pgTable(
     blockTime: timestamp("block_time", { withTimezone: true }).notNull(),
     /** Wei of this deposit not owed to the dispersal (late, or over the amount); its refund is the transfer keyed `refund:{txHash}`. */
     refundable: wei("refundable").notNull().default("0"),
+    /** Why the refundable part is held instead of sent back (it came from one of our own wallets). */
+    heldReason: text("held_reason"),
   },
   (table) => [index("dispersal_deposits_dispersal_idx").on(table.dispersalId)],
-);
-
-/**
- * Every transfer a dispersal makes: hops along a chain (step 0 leaves the receiver, the last
- * step reaches the destination), returns of a failed chain's money and refunds. Written with
- * nonce and raw transaction BEFORE broadcast; `step_key` makes each step happen once.
- */
-export const dispersalTransfers = pgTable(
-  "dispersal_transfers",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    dispersalId: uuid("dispersal_id")
-      .notNull()
-      .references(() => dispersals.id),
-    kind: text("kind", { enum: ["hop", "return", "refund"] }).notNull(),
-    leg: integer("leg"),
-    step: integer("step"),
-    stepKey: text("step_key").notNull(),
-    from: text("from").notNull(),
-    to: text("to").notNull(),
-    value: wei("value").notNull(),
-    nonce: integer("nonce").notNull(),
-    rawTx: text("raw_tx").notNull(),
-    txHash: text("tx_hash").notNull().unique(),
-    reason: text("reason"),
-    status: text("status", { enum: ["signed", "sent", "confirmed", "failed"] })
-      .notNull()
-      .default("signed"),
-    error: text("error"),
-    blockNumber: bigint("block_number", { mode: "bigint" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    unique("dispersal_transfers_step_key").on(table.dispersalId, table.stepKey),
-    index("dispersal_transfers_dispersal_idx").on(table.dispersalId),
-    index("dispersal_transfers_status_idx").on(table.status),
-  ],
 );

@@ -35,6 +35,8 @@ export interface ChainContext {
   curve: Omit<CurveState, "offers">;
   /** createToken's creation fee, read when a launch starts. */
   launchFee: () => Promise<bigint>;
+  /** How long each builder has to answer a bundle, ms (default 15 s). */
+  bundleTimeoutMs?: number;
   /** What buyToken needs besides the launchpad (helper, DEX router, WBNB); absent when unknown. */
   trade?: { helper: Address; router: Address; weth: Address } | null;
 }

@@ -32,6 +32,12 @@ export class ConflictError extends AppError {
   override readonly statusCode = 409;
 }
 
+/** A quota per time (wallets per day, free keys per address): wait, or ask for less. */
+export class TooManyRequestsError extends AppError {
+  override readonly name = "TooManyRequestsError";
+  override readonly statusCode = 429;
+}
+
 export class ServiceUnavailableError extends AppError {
   override readonly name = "ServiceUnavailableError";
   override readonly statusCode = 503;

@@ -1,5 +1,6 @@
 import { rpcBatch } from "@bundler/chain";
 import { type Address, getAddress, type Hex } from "viem";
+import type { ChainCursors } from "./chain-cursors.ts";
 
 /** Blocks read per scan at most; a longer gap is caught up over the next scans. */
 export const MAX_SCAN_BLOCKS = 500n;
@@ -63,4 +64,40 @@ export const scanIncomingTransfers = async (
     }
   }
   return { lastBlock: to, transfers };
+};
+
+/**
+ * A block scanner with its cursor: the transfers into `targets` (each with its id) in the
+ * blocks scanner `name` has not read yet, up to `head` (at most MAX_SCAN_BLOCKS at a time).
+ * `record` is called for each before the cursor moves past them, so a crash in between reads
+ * those blocks again (recording a deposit twice is a no-op). Answers the next block to read:
+ * a caller waiting for "every block up to the head is read" compares it with the head.
+ */
+export const scanNewTransfers = async <
+  T extends { id: string; address: string; scanFromBlock: bigint },
+>(
+  scanner: { cursors: ChainCursors; name: string; rpcUrl: string },
+  targets: T[],
+  head: bigint,
+  record: (target: T, transfer: IncomingTransfer) => Promise<void>,
+): Promise<bigint> => {
+  const { cursors, name } = scanner;
+  if (targets.length === 0) {
+    await cursors.set(name, head + 1n);
+    return head + 1n;
+  }
+  let from = await cursors.get(name);
+  if (from === undefined) {
+    from = head + 1n;
+    for (const t of targets) if (t.scanFromBlock < from) from = t.scanFromBlock;
+  }
+  if (from > head) return from;
+  const byAddress = new Map(targets.map((t) => [t.address.toLowerCase(), t]));
+  const scan = await scanIncomingTransfers(scanner.rpcUrl, new Set(byAddress.keys()), from, head);
+  for (const transfer of scan.transfers) {
+    const target = byAddress.get(transfer.to);
+    if (target) await record(target, transfer);
+  }
+  await cursors.set(name, scan.lastBlock + 1n);
+  return scan.lastBlock + 1n;
 };

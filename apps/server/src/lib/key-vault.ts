@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
 
 export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment" | "dispersal";
@@ -80,10 +80,14 @@ export class KeyVault {
     return `0x${plain.toString("hex")}`;
   }
 
-  /** Stores keys (committed when this resolves) and answers their addresses. */
+  /**
+   * Stores keys and answers their addresses: committed when this resolves, or inside `tx`
+   * (committed with it, rolled back with it).
+   */
   async store(
     entries: Array<{ privateKey: Hex; purpose: KeyPurpose }>,
     owner: { ownerId: string; draftId?: string | null },
+    tx?: Tx,
   ): Promise<StoredKey[]> {
     if (entries.length === 0) return [];
     const stored = entries.map(({ privateKey, purpose }) => ({
@@ -91,7 +95,7 @@ export class KeyVault {
       purpose,
       privateKey,
     }));
-    await this.db.insert(walletKeys).values(
+    await (tx ?? this.db).insert(walletKeys).values(
       stored.map((entry) => ({
         address: entry.address,
         purpose: entry.purpose,
@@ -101,6 +105,27 @@ export class KeyVault {
       })),
     );
     return stored;
+  }
+
+  /** Runs `work` in one transaction: every write given its `tx` commits or none does. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Bundle keys the owner generated (stored without a draft) in the last 24 hours. */
+  async countGenerated(ownerId: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(walletKeys)
+      .where(
+        and(
+          eq(walletKeys.ownerId, ownerId),
+          eq(walletKeys.purpose, "bundle"),
+          isNull(walletKeys.draftId),
+          gt(walletKeys.createdAt, sql`now() - interval '24 hours'`),
+        ),
+      );
+    return row?.n ?? 0;
   }
 
   /** The decrypted keys stored for a draft (newest row wins per address and purpose). */
@@ -131,6 +156,32 @@ export class KeyVault {
       .where(and(inArray(walletKeys.address, addresses), eq(walletKeys.purpose, purpose)));
     for (const row of rows)
       found.set(row.address.toLowerCase(), this.open(row.address, purpose, row));
+    return found;
+  }
+
+  /**
+   * Which of `addresses` are wallets only the server holds (payment addresses, dispersal
+   * wallets), by lowercase address: money must never be sent back into them as a refund.
+   */
+  async platformPurposes(
+    addresses: string[],
+  ): Promise<Map<string, { address: Address; purpose: KeyPurpose }>> {
+    const found = new Map<string, { address: Address; purpose: KeyPurpose }>();
+    if (addresses.length === 0) return found;
+    const rows = await this.db
+      .select({ address: walletKeys.address, purpose: walletKeys.purpose })
+      .from(walletKeys)
+      .where(
+        and(
+          inArray(walletKeys.address, [...new Set(addresses)]),
+          inArray(walletKeys.purpose, ["payment", "dispersal"]),
+        ),
+      );
+    for (const row of rows)
+      found.set(row.address.toLowerCase(), {
+        address: row.address as Address,
+        purpose: row.purpose,
+      });
     return found;
   }
 

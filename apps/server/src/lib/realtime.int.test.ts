@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { ERROR_CATALOGUE } from "@bundler/shared";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
@@ -83,5 +84,42 @@ describe("realtime", () => {
     await app.realtime.emitToUser(user?.id ?? "", "launch_status", { message: "private" });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(events).toEqual([]);
+  });
+});
+
+describe("handshakes per address", () => {
+  const WINDOW_MS = 5000;
+  let limited: TestApp;
+  let limitedUrl: string;
+  beforeAll(async () => {
+    limited = await createTestApp({ socketHandshakes: { max: 60, windowMs: WINDOW_MS } });
+    await limited.server.listen({ host: "127.0.0.1", port: 0 });
+    limitedUrl = `http://127.0.0.1:${(limited.server.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => limited.close());
+
+  /** Connects and disconnects at once: answers whether the handshake was accepted, or why not. */
+  const handshake = () =>
+    new Promise<true | string>((resolve) => {
+      const socket = connect(limitedUrl, { transports: ["websocket"], reconnection: false });
+      socket.once("connect", () => {
+        socket.disconnect();
+        resolve(true);
+      });
+      socket.once("connect_error", (error) => {
+        socket.disconnect();
+        resolve(error.message);
+      });
+    });
+
+  it("refuses the 61st handshake from one address within the window, readably, and takes one after it", async () => {
+    const started = Date.now();
+    const first = await Promise.all(Array.from({ length: 60 }, handshake));
+    expect(first.every((accepted) => accepted === true)).toBe(true);
+    expect(await handshake()).toBe(ERROR_CATALOGUE.rateLimit.title);
+    // Make sure the burst fit in the window, or the refusal above proved nothing.
+    expect(Date.now() - started).toBeLessThan(WINDOW_MS);
+    await new Promise((resolve) => setTimeout(resolve, started + WINDOW_MS + 100 - Date.now()));
+    expect(await handshake()).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from "node:http";
-import type { SocketHandshakeAuth } from "@bundler/shared";
+import { ERROR_CATALOGUE, type SocketHandshakeAuth } from "@bundler/shared";
 import { Server } from "socket.io";
 import type { AuthService } from "../modules/auth/auth.service.ts";
 
@@ -12,6 +12,34 @@ interface SocketData {
 }
 
 const roomFor = (userId: string) => `user:${userId}`;
+
+export interface HandshakeLimit {
+  /** Handshakes one address may make per window. */
+  max: number;
+  windowMs: number;
+}
+
+/**
+ * Counts handshakes per address in fixed windows, in this process's memory: with several
+ * server processes each allows `max` (the README says so).
+ */
+const handshakeCounter = ({ max, windowMs }: HandshakeLimit) => {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  let sweepAt = 0;
+  return (address: string, now = Date.now()): boolean => {
+    if (now >= sweepAt) {
+      for (const [key, window] of windows) if (window.endsAt <= now) windows.delete(key);
+      sweepAt = now + windowMs;
+    }
+    let window = windows.get(address);
+    if (!window || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + windowMs };
+      windows.set(address, window);
+    }
+    window.count += 1;
+    return window.count <= max;
+  };
+};
 
 /**
  * socket.io on the API's own server. A connection may come without a key (it then
@@ -26,11 +54,25 @@ export class Realtime {
     SocketData
   >;
 
-  constructor(server: HttpServer, auth: AuthService, allowedOrigins: string[]) {
+  constructor(
+    server: HttpServer,
+    auth: AuthService,
+    allowedOrigins: string[],
+    handshakeLimit: HandshakeLimit = { max: 60, windowMs: 60_000 },
+  ) {
     this.io = new Server(server, {
       path: "/socket.io",
       cors: { origin: allowedOrigins, credentials: true },
       serveClient: false,
+    });
+    const allowHandshake = handshakeCounter(handshakeLimit);
+    this.io.use((socket, next) => {
+      if (allowHandshake(socket.handshake.address)) return next();
+      // The client reads this as its connect_error's message.
+      const refusal = Object.assign(new Error(ERROR_CATALOGUE.rateLimit.title), {
+        data: { status: 429 },
+      });
+      next(refusal);
     });
     this.io.use(async (socket, next) => {
       const { key } = (socket.handshake.auth ?? {}) as SocketHandshakeAuth;

@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { PublicConfig } from "@bundler/shared";
-import { type App, type AppOptions, buildApp } from "../app.ts";
+import { parseEther } from "viem";
+import { type App, type AppOptions, buildApp, DEV_TREASURY_ADDRESS } from "../app.ts";
 import type { Database } from "../db/client.ts";
+import { createServices, type Services } from "../services.ts";
 import { createTestDatabase } from "./database.ts";
 
 export const testPublicConfig: PublicConfig = {
@@ -13,13 +16,21 @@ export const testPublicConfig: PublicConfig = {
 
 export interface TestApp extends App {
   database: Database;
+  /**
+   * The services and workers a freshly started process would build on this database: what a
+   * restart (or a second server process) looks like to the work in flight.
+   */
+  restarted(emit?: (userId: string, message: string) => void): Services;
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database, for `inject` or for listening on a free port. */
+/**
+ * The real app on a fresh database, for `inject` or for listening on a free port; a random
+ * master key unless the caller gives one (a test chain derives its signer from it).
+ */
 export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promise<TestApp> => {
   const database = await createTestDatabase();
-  const app = await buildApp({
+  const options: AppOptions = {
     database,
     publicConfig: testPublicConfig,
     allowedOrigins: [],
@@ -27,11 +38,26 @@ export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promis
     freeKeyLimitPerHour: 10_000,
     bodyLimitBytes: 64 * 1024,
     logLevel: "silent",
+    masterKey: randomBytes(32),
     ...overrides,
-  });
+  };
+  const app = await buildApp(options);
   return {
     ...app,
     database,
+    restarted: (emit = () => {}) =>
+      createServices({
+        db: database.db,
+        masterKey: options.masterKey as Buffer,
+        chain: options.chain,
+        launchFee: parseEther(options.launchFeeBnb ?? "0.5"),
+        paymentWindowSeconds: options.paymentWindowSeconds,
+        dispersalWindowSeconds: options.dispersalWindowSeconds,
+        treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+        transactions: options.transactions,
+        emit: (userId, _kind, message) => emit(userId, message),
+        log: () => {},
+      }),
     close: async () => {
       await app.server.close();
       await database.close();

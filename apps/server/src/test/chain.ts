@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { getFreePort, profiles } from "@bundler/chain";
+import { type DevBuilderFaults, getFreePort, profiles } from "@bundler/chain";
 import { parseEther } from "viem";
 import { type ChainContext, localChainContext } from "../lib/chain-context.ts";
 import { type LocalChain, startLocalChain } from "../lib/local-chain.ts";
@@ -11,6 +11,8 @@ export interface TestChain {
   chain: ChainContext;
   /** One JSON-RPC call straight to anvil (anvil_setBalance, anvil_setCode, ...). */
   rpc(method: string, params: unknown[]): Promise<Response>;
+  /** Sets the dev builder's faults (`{}` clears them): late answers, refused senders, ... */
+  faults(value: DevBuilderFaults): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,13 @@ export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       }),
+    faults: async (value) => {
+      await fetch(local.builderUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "dev_setFaults", params: [value] }),
+      });
+    },
     stop: async () => {
       await local.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -148,6 +148,9 @@ export const notifyApiError = (error: ApiError): void => {
   toast.error(`${error.title}\n${error.hint}`, { id: `api-error:${error.key}` });
 };
 
+/** A server path as a URL the browser can load itself, e.g. an `<img src>` (no key is sent). */
+export const apiUrl = (path: string): string => buildUrl(env.apiBase, path);
+
 export const { apiFetch } = createApiClient({
   baseUrl: env.apiBase,
   fetch: (input, init) => globalThis.fetch(input, init),

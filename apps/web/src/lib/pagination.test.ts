@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageNumbers, paginate } from "./pagination.ts";
+import { pageFromParam, pageNumbers, pageRange, paginate } from "./pagination.ts";
 
 const list = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
@@ -47,5 +47,36 @@ describe("pageNumbers", () => {
   it("lists 1..n", () => {
     expect(pageNumbers(3)).toEqual([1, 2, 3]);
     expect(pageNumbers(0)).toEqual([]);
+  });
+});
+
+describe("pageRange", () => {
+  it("places a server's page in the whole list", () => {
+    expect(pageRange({ page: 1, pageSize: 9, total: 11, shown: 9 })).toEqual({
+      from: 1,
+      to: 9,
+      pageCount: 2,
+    });
+    expect(pageRange({ page: 2, pageSize: 9, total: 11, shown: 2 })).toEqual({
+      from: 10,
+      to: 11,
+      pageCount: 2,
+    });
+  });
+
+  it("says 0-0 for an empty page and keeps one page for an empty list", () => {
+    expect(pageRange({ page: 1, pageSize: 9, total: 0, shown: 0 })).toEqual({
+      from: 0,
+      to: 0,
+      pageCount: 1,
+    });
+  });
+});
+
+describe("pageFromParam", () => {
+  it("reads a whole number from 1, anything else as page 1", () => {
+    expect(pageFromParam("3")).toBe(3);
+    for (const value of [null, "", "0", "-2", "1.5", "abc", "2e3", "99999999999999999999"])
+      expect(pageFromParam(value), String(value)).toBe(1);
   });
 });

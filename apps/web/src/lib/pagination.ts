@@ -36,3 +36,36 @@ export function paginate<T>(items: readonly T[], page: number, perPage: number):
 /** Every page number, 1..pageCount. */
 export const pageNumbers = (pageCount: number): number[] =>
   Array.from({ length: Math.max(0, pageCount) }, (_, index) => index + 1);
+
+/**
+ * Where a page the server cut sits in the whole list, for "Showing from-to of total" and the
+ * page buttons.
+ *
+ * @example
+ * pageRange({ page: 2, pageSize: 9, total: 11, shown: 2 }); // { from: 10, to: 11, pageCount: 2 }
+ */
+export function pageRange({
+  page,
+  pageSize,
+  total,
+  shown,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  shown: number;
+}): { from: number; to: number; pageCount: number } {
+  const size = Math.max(1, pageSize);
+  const start = (page - 1) * size;
+  return {
+    from: shown > 0 ? start + 1 : 0,
+    to: start + shown,
+    pageCount: Math.max(1, Math.ceil(total / size)),
+  };
+}
+
+/** A `?page=` value as a page number: a whole number from 1, else 1. */
+export const pageFromParam = (value: string | null): number => {
+  const page = Number(value);
+  return /^\d+$/.test(value ?? "") && Number.isSafeInteger(page) && page >= 1 ? page : 1;
+};

@@ -1,4 +1,4 @@
-import type { Draft, LaunchPlan, PublicConfig } from "@bundler/shared";
+import type { Draft, DraftSummary, LaunchPlan, PublicConfig } from "@bundler/shared";
 
 export const LOCAL_CONFIG: PublicConfig = {
   chain: "local",
@@ -10,7 +10,7 @@ export const LOCAL_CONFIG: PublicConfig = {
 
 export const PAYMENT_ADDRESS = "0x1111111111111111111111111111111111111111";
 
-/** A draft as `/api/draft/list` answers it. */
+/** A draft as `/api/draft/:id` answers it (keys and logo inline). */
 export const draftFixture = (overrides: Partial<Draft> = {}): Draft => ({
   _id: "3f0b7c1e-8a51-4c9d-9a57-6f1c2b3d4e5f",
   status: "draft",
@@ -44,6 +44,35 @@ export const draftFixture = (overrides: Partial<Draft> = {}): Draft => ({
   launch: null,
   ...overrides,
 });
+
+/** A draft as `/api/draft/list` answers it: no keys, the logo by URL. */
+export const draftSummaryFixture = (overrides: Partial<DraftSummary> = {}): DraftSummary => {
+  const { tokenInfo, deployerWallet: _deployer, walletConfig, ...rest } = draftFixture();
+  const { image: _image, ...info } = tokenInfo;
+  const { tipPayer: _tipPayer, ...config } = walletConfig;
+  return {
+    ...rest,
+    tokenInfo: { ...info, imageUrl: null },
+    deployerWallet: null,
+    walletConfig: { ...config, wallets: [] },
+    ...overrides,
+  };
+};
+
+/**
+ * `n` summaries, newest first, as one user's list: ids `…0001`, `…0002`, names "Draft 1", ….
+ */
+export const draftSummaries = (n: number): DraftSummary[] =>
+  Array.from({ length: n }, (_, i) =>
+    draftSummaryFixture({
+      _id: `3f0b7c1e-8a51-4c9d-9a57-${String(i + 1).padStart(12, "0")}`,
+      tokenInfo: {
+        ...draftSummaryFixture().tokenInfo,
+        name: `Draft ${i + 1}`,
+        symbol: `D${i + 1}`,
+      },
+    }),
+  );
 
 /**
  * A plan as `/api/bundle/plan` answers it: two bundle wallets buying 0.01 and 0.02 BNB in the

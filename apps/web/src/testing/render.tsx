@@ -1,21 +1,40 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { MemoryRouter } from "react-router";
+import { MemoryRouter, useLocation } from "react-router";
 import { vi } from "vitest";
 import { AppToaster } from "../app/shell/app-toaster.tsx";
+import { AuthContext, type AuthContextValue } from "../features/auth/hooks/use-auth.ts";
+
+/** A signed-in session with `key`, for components that ask `useAuth`. */
+const signedIn = (key: string): AuthContextValue => ({
+  state: { status: "authenticated", key, role: "user" },
+  saveSession: async () => {},
+  startSession: () => {},
+  logout: async () => {},
+  getDeviceId: async () => "test-device",
+  retry: () => {},
+});
 
 /**
  * Renders a component the way the app does: a query client, a router (at `route`) and the
  * app's toaster. Queries do not retry, so a failure shows at once.
  */
-export function renderInApp(ui: ReactElement, { route = "/" }: { route?: string } = {}) {
+export function renderInApp(
+  ui: ReactElement,
+  { route = "/", authKey }: { route?: string; authKey?: string } = {},
+) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
   });
+  const routed = <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>;
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+      {authKey ? (
+        <AuthContext.Provider value={signedIn(authKey)}>{routed}</AuthContext.Provider>
+      ) : (
+        routed
+      )}
       <AppToaster />
     </QueryClientProvider>,
   );
@@ -41,3 +60,9 @@ export const advance = (ms: number) =>
 
 /** Lets pending work (a fetch answered by msw, a state update) settle, moving time by 5 ms. */
 export const settle = () => advance(0);
+
+/** The router's current path and query, for tests that check what the URL says. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}

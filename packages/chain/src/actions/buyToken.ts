@@ -1,5 +1,5 @@
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import { type Address, encodeFunctionData, type Hash, type LocalAccount } from "viem";
+import { type Address, encodeFunctionData, type Hash, type Hex, type LocalAccount } from "viem";
 import { type QuoteBuyReturnType, quoteBuyOn } from "./quoteBuy.ts";
 import { routerAbi } from "./routerAbi.ts";
 import {
@@ -44,21 +44,29 @@ export interface BuyTokenReturnType {
   quote: QuoteBuyReturnType;
 }
 
+export interface PrepareBuyReturnType {
+  /** The transaction to sign: the curve's `buyTokenAMAP` or the DEX swap, with its value. */
+  request: { to: Address; value: bigint; data: Hex };
+  gas: bigint;
+  gasPrice: bigint;
+  chainId: number;
+  route: TradeRoute;
+  quote: QuoteBuyReturnType;
+}
+
 /**
- * Buys `token` for `funds` BNB and waits until it is mined: `buyTokenAMAP` on the curve,
- * `swapExactETHForTokens` on the DEX once the token graduated, at least the quote less
- * the slippage either way. Signed offline (legacy, pending nonce); throws
- * InsufficientFundsError with the shortfall, or RevertError with the launchpad's reason.
+ * Everything a buy needs before it is signed: the route, the quote (at least the quote less
+ * the slippage), the call, its gas (with margin) and the gas price; throws
+ * InsufficientFundsError with the shortfall, or RevertError with the launchpad's reason, before
+ * anything is sent. A caller with its own sender (a transaction manager) signs and sends it.
  *
  * @example
- * const { hash, route } = await buyToken(client, {
- *   account, launchpad, helper, router, weth, token, funds: parseEther("0.1"), slippageBps: 300n,
- * });
+ * const { request, gas, gasPrice } = await prepareBuy(client, { account, launchpad, helper, router, weth, token, funds });
  */
-export const buyToken = async (
+export const prepareBuy = async (
   client: AnyClient,
   params: BuyTokenParameters,
-): Promise<BuyTokenReturnType> => {
+): Promise<PrepareBuyReturnType & { nonce: number }> => {
   const { account, launchpad, router, weth, token, funds, slippageBps = 500n } = params;
   const { route } = await readTradeRoute(client, params);
   const [quote, context] = await Promise.all([
@@ -91,14 +99,41 @@ export const buyToken = async (
     await estimateWriteGas(client, account.address, context.balance, request, "buy"),
   );
   assertCanPay(account.address, context.balance, request.value + gas * context.gasPrice);
-  const receipt = await sendSigned(client, {
-    ...request,
-    account,
-    chainId: context.chainId,
-    nonce: context.nonce,
+  return {
+    request,
     gas,
     gasPrice: context.gasPrice,
+    chainId: context.chainId,
+    nonce: context.nonce,
+    route,
+    quote,
+  };
+};
+
+/**
+ * Buys `token` for `funds` BNB and waits until it is mined: `buyTokenAMAP` on the curve,
+ * `swapExactETHForTokens` on the DEX once the token graduated, at least the quote less
+ * the slippage either way. Signed offline (legacy, pending nonce); throws
+ * InsufficientFundsError with the shortfall, or RevertError with the launchpad's reason.
+ *
+ * @example
+ * const { hash, route } = await buyToken(client, {
+ *   account, launchpad, helper, router, weth, token, funds: parseEther("0.1"), slippageBps: 300n,
+ * });
+ */
+export const buyToken = async (
+  client: AnyClient,
+  params: BuyTokenParameters,
+): Promise<BuyTokenReturnType> => {
+  const prepared = await prepareBuy(client, params);
+  const receipt = await sendSigned(client, {
+    ...prepared.request,
+    account: params.account,
+    chainId: prepared.chainId,
+    nonce: prepared.nonce,
+    gas: prepared.gas,
+    gasPrice: prepared.gasPrice,
     context: "buy",
   });
-  return { hash: receipt.transactionHash, route, quote };
+  return { hash: receipt.transactionHash, route: prepared.route, quote: prepared.quote };
 };

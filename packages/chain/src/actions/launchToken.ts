@@ -38,8 +38,26 @@ export interface LaunchTokenParameters {
   /** Slippage allowed on each buy, in basis points (default 500 = 5%). */
   slippageBps?: bigint;
   blocksAhead?: bigint;
+  /** How long each builder has to answer a bundle (default 15 s). */
+  submitTimeoutMs?: number;
   /** Each step, in words; awaited, so a caller may record a step before the launch goes on. */
   onStep?: (message: string) => void | Promise<void>;
+  /**
+   * Called with each bundle once it is signed and before it is sent (awaited): a caller records
+   * it here, so that whatever happens next it can ask the chain whether it landed. When it
+   * throws, the bundle is not sent.
+   */
+  onBundle?: (bundle: SignedBundle) => Promise<void>;
+}
+
+export interface SignedBundle {
+  index: number;
+  /** The bundle's transactions in order (the create first in bundle 0), without the tips. */
+  txs: Hex[];
+  /** What each transaction does ("the create", "the buy by wallet 0x…"). */
+  roles: string[];
+  /** The last block it may land in. */
+  maxBlockNumber: bigint;
 }
 
 export type LaunchBundleReport = {
@@ -146,6 +164,7 @@ export const launchToken = async (
       });
       const head = await client.getBlockNumber();
       const maxBlockNumber = head + (params.blocksAhead ?? 5n);
+      await params.onBundle?.({ index, txs, roles, maxBlockNumber });
       await say(
         `Sending bundle ${index + 1}/${plan.length} (${txs.length + 1} transactions) to ${sentTo.join(", ")}`,
       );
@@ -154,6 +173,7 @@ export const launchToken = async (
         txs,
         roles,
         maxBlockNumber,
+        ...(params.submitTimeoutMs ? { timeoutMs: params.submitTimeoutMs } : {}),
         tip: {
           account: params.tipPayer,
           value: params.tip,

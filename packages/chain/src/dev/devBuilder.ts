@@ -31,6 +31,21 @@ export interface StartDevBuilderReturnType {
   close(): Promise<void>;
 }
 
+/**
+ * Faults a test sets with the `dev_setFaults` JSON-RPC method (the local profile's builder only),
+ * to force the timings that real builders and nodes produce now and then.
+ */
+export interface DevBuilderFaults {
+  /** Answer `eth_sendBundle` this long after the bundle was mined (the client may give up first). */
+  bundleAnswerDelayMs?: number;
+  /** Refuse `eth_sendRawTransaction` from these senders, as a node refuses one it will never take. */
+  refuseRawFrom?: Address[];
+  /** Refuse `eth_sendRawTransaction` to these recipients (the same refusal, by where it goes). */
+  refuseRawTo?: Address[];
+  /** Answer HTTP 503 to the next `times` requests that call `method`. */
+  failMethod?: { method: string; times: number };
+}
+
 interface BundleParams {
   txs: Hex[];
   maxBlockNumber?: number;
@@ -63,6 +78,24 @@ export const startDevBuilder = async (
   params: StartDevBuilderParameters,
 ): Promise<StartDevBuilderReturnType> => {
   const node = jsonRpc(params.rpcUrl);
+  let faults: DevBuilderFaults = {};
+  const refusing = () => Boolean(faults.refuseRawFrom?.length || faults.refuseRawTo?.length);
+  const refused = async (raw: unknown): Promise<boolean> => {
+    if (!refusing() || typeof raw !== "string") return false;
+    const listed = (list: Address[] | undefined, address: string | null | undefined) =>
+      Boolean(address && list?.some((a) => a.toLowerCase() === address.toLowerCase()));
+    const from = await recoverTransactionAddress({
+      serializedTransaction: raw as TransactionSerialized,
+    }).catch(() => null);
+    const to = (() => {
+      try {
+        return parseTransaction(raw as Hex).to ?? null;
+      } catch {
+        return null;
+      }
+    })();
+    return listed(faults.refuseRawFrom, from) || listed(faults.refuseRawTo, to);
+  };
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(work, work);
@@ -71,18 +104,42 @@ export const startDevBuilder = async (
   };
 
   const handle = async (method: string, args: unknown[]): Promise<unknown> => {
+    if (method === "dev_setFaults") {
+      faults = (args[0] ?? {}) as DevBuilderFaults;
+      return true;
+    }
     if (method === "eth_sendBundle") {
       const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
-      return exclusive(() => includeBundle(node, params, bundle));
+      const hash = await exclusive(() => includeBundle(node, params, bundle));
+      if (faults.bundleAnswerDelayMs)
+        await new Promise((resolve) => setTimeout(resolve, faults.bundleAnswerDelayMs));
+      return hash;
     }
-    if (method === "eth_sendRawTransaction") return exclusive(() => node(method, args));
+    if (method === "eth_sendRawTransaction") {
+      if (await refused(args[0]))
+        throw new RpcError(-32000, "insufficient funds for gas * price + value");
+      return exclusive(() => node(method, args));
+    }
     return node(method, args);
+  };
+
+  /** Whether this request must fail with HTTP 503 (the `failMethod` fault), counting it. */
+  const failing = (methods: unknown[]): boolean => {
+    const fault = faults.failMethod;
+    if (!fault || fault.times <= 0 || !methods.includes(fault.method)) return false;
+    fault.times -= 1;
+    return true;
   };
 
   /** A batch without bundles goes to anvil as one batch (raw transactions under the lock). */
   const forward = (batch: unknown[]): Promise<unknown> | undefined => {
     const methods = batch.map((m) => (m as { method?: unknown } | null)?.method);
-    if (methods.includes("eth_sendBundle") || methods.some((m) => typeof m !== "string"))
+    if (
+      methods.includes("eth_sendBundle") ||
+      methods.includes("dev_setFaults") ||
+      methods.some((m) => typeof m !== "string") ||
+      (refusing() && methods.includes("eth_sendRawTransaction"))
+    )
       return undefined;
     const send = async () => {
       const response = await fetch(params.rpcUrl, {
@@ -96,7 +153,7 @@ export const startDevBuilder = async (
   };
 
   const server: Server = createServer(
-    (request, response) => void serve(request, response, handle, forward),
+    (request, response) => void serve(request, response, handle, forward, failing),
   );
   await new Promise<void>((resolve) =>
     server.listen(params.port ?? 0, params.host ?? "127.0.0.1", resolve),
@@ -113,6 +170,7 @@ const serve = async (
   response: ServerResponse,
   handle: (method: string, args: unknown[]) => Promise<unknown>,
   forward: (batch: unknown[]) => Promise<unknown> | undefined,
+  failing: (methods: unknown[]) => boolean,
 ) => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -125,6 +183,11 @@ const serve = async (
     parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     return reply({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
+  }
+  const calls = Array.isArray(parsed) ? parsed : [parsed];
+  if (failing(calls.map((m) => (m as { method?: unknown } | null)?.method))) {
+    response.writeHead(503, { "content-type": "text/plain" });
+    return response.end("service unavailable (dev builder fault)");
   }
   // A batch is answered as a batch; one holding a bundle runs call by call, in order.
   if (Array.isArray(parsed)) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
-import { addressSchema, bnbAmountSchema } from "./money.ts";
+import { addressSchema, bnbAmountSchema, bnbValueSchema } from "./money.ts";
 
 /** Destinations one dispersal may pay. */
 export const MAX_DISPERSAL_WALLETS = 500;
@@ -29,7 +29,7 @@ export const isFinalDispersalStatus = (status: DispersalStatus): boolean =>
 export const dispersalChainSchema = z.object({
   finalWallet: addressSchema,
   /** What the final wallet receives, BNB. */
-  amount: bnbAmountSchema,
+  amount: bnbValueSchema,
   /** Hops done between the intermediate wallets, 0..9 (0 without anti bubblemaps). */
   currentHop: z.number().int().min(0),
   /** The final wallet received its amount. */
@@ -39,14 +39,18 @@ export const dispersalChainSchema = z.object({
 });
 export type DispersalChain = z.infer<typeof dispersalChainSchema>;
 
-/** Money the dispersal sent back: a payment not owed (refund) or a chain's stuck amount (return). */
+/**
+ * Money the dispersal sent back: a payment not owed (refund) or a chain's stuck amount
+ * (return); `held` (no transaction) when a payment from one of our own wallets stays at the
+ * receiver instead, with why in `reason`.
+ */
 export const dispersalRefundSchema = z.object({
   kind: z.enum(["refund", "return"]),
   to: addressSchema,
-  amount: bnbAmountSchema,
+  amount: bnbValueSchema,
   reason: z.string(),
-  txHash: z.string(),
-  status: z.enum(["signed", "sent", "confirmed", "failed"]),
+  txHash: z.string().nullable(),
+  status: z.enum(["signed", "sent", "confirmed", "failed", "held"]),
 });
 export type DispersalRefund = z.infer<typeof dispersalRefundSchema>;
 
@@ -55,7 +59,7 @@ export const dispersalSchema = z.object({
   dispersalId: addressSchema,
   receiver: addressSchema,
   /** What the receiver must be sent, BNB: every amount plus the exact gas of every transfer. */
-  amount: bnbAmountSchema,
+  amount: bnbValueSchema,
   /** Minutes left to fund it (0 once expired or funded). */
   expiresIn: z.number().int().min(0),
   expiresAt: z.string(),

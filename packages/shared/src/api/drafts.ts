@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { tipError } from "../launch-checks.ts";
 import { defineRoute } from "./common.ts";
-import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS, privateKeySchema } from "./money.ts";
+import {
+  addressSchema,
+  BNB_AMOUNT_LIMIT_MESSAGE,
+  bnbAmountSchema,
+  bnbValueSchema,
+  MAX_BUNDLE_WALLETS,
+  privateKeySchema,
+} from "./money.ts";
 
 export const TOKEN_TAGS = [
   "Meme",
@@ -26,6 +33,19 @@ export type DraftStatus = (typeof DRAFT_STATUSES)[number];
 
 /** Logo as a data URL: at most 500 KB after compression, so about 700 KB of base64. */
 const MAX_IMAGE_CHARS = 700_000;
+
+export const TRADING_FEE_MESSAGE = "Trading fee must be a percent from 0 to 100, like 0.25";
+
+/** The token's trading fee, percent: a short decimal from 0 to 100. */
+export const tradingFeeSchema = z
+  .string()
+  .trim()
+  .refine(
+    (fee) => fee.length <= 10 && /^\d+(\.\d+)?$/.test(fee) && Number(fee) <= 100,
+    TRADING_FEE_MESSAGE,
+  );
+
+export const TOKEN_AMOUNT_MESSAGE = "must be a whole number of token units, at most the supply";
 
 export const tokenInfoSchema = z.object({
   name: z
@@ -53,22 +73,45 @@ export const tokenInfoSchema = z.object({
   twitter: z.string().trim().max(200).default(""),
   telegram: z.string().trim().max(200).default(""),
   website: z.string().trim().max(200).default(""),
-  tradingFee: z.string().default("0.25"),
+  tradingFee: tradingFeeSchema.default("0.25"),
   /** The deployer's own first buy, BNB. */
   preSale: bnbAmountSchema.default("0"),
   tag: z.enum(TOKEN_TAGS).default("Meme"),
 });
 export type TokenInfo = z.infer<typeof tokenInfoSchema>;
 
+/** The longest delayed-bundle delay: one hour (a timer past 2^31-1 ms would fire at once). */
+export const MAX_DELAY_SECONDS = 3600;
+
+export const DELAY_MESSAGES = {
+  tooLong: `Delay must be at most ${MAX_DELAY_SECONDS} seconds (1 hour)`,
+  order: "Minimum delay must not exceed maximum delay",
+} as const;
+
+/** A delay in whole seconds, 0..MAX_DELAY_SECONDS. */
+const delaySchema = z
+  .number()
+  .int("Delay must be a whole number of seconds")
+  .min(0, "Delay cannot be negative")
+  .max(MAX_DELAY_SECONDS, DELAY_MESSAGES.tooLong)
+  .default(0);
+
 export const keyedWalletSchema = z.object({ address: addressSchema, privateKey: privateKeySchema });
 
-export const walletConfigSchema = z.object({
+/** The wallet configuration's fields, before the rules between them. */
+const walletConfigFields = z.object({
   wallets: z
     .array(
       keyedWalletSchema.extend({
         buyValue: bnbAmountSchema.default("0"),
-        /** Tokens the buy was quoted to get in the bundle's order (18-decimal units), if known. */
-        tokenAmount: z.string().regex(/^\d+$/, "must be a whole number of token units").optional(),
+        /**
+         * Tokens the buy was quoted to get in the bundle's order (18-decimal units), if known:
+         * at most 28 digits, since the whole supply (1B tokens) is 1e27 units.
+         */
+        tokenAmount: z
+          .string()
+          .regex(/^\d{1,28}$/, TOKEN_AMOUNT_MESSAGE)
+          .optional(),
       }),
     )
     .max(MAX_BUNDLE_WALLETS)
@@ -84,6 +127,8 @@ export const walletConfigSchema = z.object({
     .superRefine((tip, context) => {
       const problem = tip === "" ? null : tipError(tip);
       if (problem) context.addIssue({ code: "custom", message: problem });
+      else if (tip !== "" && !bnbAmountSchema.safeParse(tip).success)
+        context.addIssue({ code: "custom", message: `Tip ${BNB_AMOUNT_LIMIT_MESSAGE}` });
     }),
   /** Who pays the tip; the deployer when absent. */
   tipPayer: keyedWalletSchema.optional(),
@@ -94,9 +139,14 @@ export const walletConfigSchema = z.object({
   delayEnabled: z.boolean().default(false),
   /** Delayed bundle: one of the wallets buys this long after the launch. */
   delaySnipeAddress: addressSchema.optional(),
-  minDelay: z.number().int().min(0).default(0),
-  maxDelay: z.number().int().min(0).default(0),
+  minDelay: delaySchema,
+  maxDelay: delaySchema,
 });
+
+export const walletConfigSchema = walletConfigFields.refine(
+  (config) => config.minDelay <= config.maxDelay,
+  { message: DELAY_MESSAGES.order, path: ["minDelay"] },
+);
 export type WalletConfig = z.infer<typeof walletConfigSchema>;
 
 export const draftInputSchema = z.object({
@@ -106,13 +156,17 @@ export const draftInputSchema = z.object({
 });
 export type DraftInput = z.input<typeof draftInputSchema>;
 
-/** A refund of a payment that came late, twice or too large. */
+/**
+ * A refund of a payment that came late, twice or too large; `held` when it is kept at the
+ * payment address instead (it came from one of our own wallets, or could not be delivered),
+ * with why in `reason`.
+ */
 export const refundSchema = z.object({
   to: addressSchema,
-  amount: bnbAmountSchema,
+  amount: bnbValueSchema,
   reason: z.string(),
   txHash: z.string().nullable(),
-  status: z.enum(["pending", "sent", "failed"]),
+  status: z.enum(["pending", "sent", "failed", "held"]),
 });
 
 export const draftSchema = z.object({
@@ -122,7 +176,7 @@ export const draftSchema = z.object({
   deployerWallet: keyedWalletSchema.nullable(),
   walletConfig: walletConfigSchema,
   paymentAddress: addressSchema.nullable(),
-  paymentAmount: bnbAmountSchema.nullable(),
+  paymentAmount: bnbValueSchema.nullable(),
   paymentExpiresAt: z.string().nullable(),
   /** Drafts expire unless they hold money (wallets with BNB or tokens keep their draft). */
   expiresAt: z.string().nullable(),
@@ -151,13 +205,80 @@ export const createDraftRoute = defineRoute({
   response: z.object({ success: z.literal(true), draft: draftSchema, draftId: z.string() }),
 });
 
+const addressOnlySchema = z.object({ address: addressSchema });
+
+/**
+ * A draft as the drafts list shows it: no private key anywhere (deployer, wallets and tip
+ * payer by address only), and the logo by URL instead of inline. `GET /api/draft/:id` has
+ * the whole draft, keys included, for its owner.
+ */
+export const draftSummarySchema = draftSchema.extend({
+  tokenInfo: tokenInfoSchema.omit({ image: true }).extend({
+    /** The logo at a public, cacheable URL (`draftLogoPath`), or null without a logo. */
+    imageUrl: z.string().nullable(),
+  }),
+  deployerWallet: addressOnlySchema.nullable(),
+  walletConfig: walletConfigFields.omit({ wallets: true, tipPayer: true }).extend({
+    wallets: z.array(
+      addressOnlySchema.extend({
+        buyValue: bnbAmountSchema.default("0"),
+        tokenAmount: z.string().optional(),
+      }),
+    ),
+    tipPayer: addressOnlySchema.optional(),
+  }),
+});
+export type DraftSummary = z.infer<typeof draftSummarySchema>;
+
+/** Drafts per page of the list (SPEC §9: "Drafts page 9"). */
+export const DRAFTS_PAGE_SIZE = 9;
+const MAX_DRAFTS_PAGE = 100_000;
+const PAGE_MESSAGE = "page must be a whole number from 1 up";
+
+/** `?page=N`: 1-based, 1 when absent. */
+export const listDraftsQuerySchema = z.object({
+  page: z
+    .string({ error: PAGE_MESSAGE })
+    .regex(/^\d{1,9}$/, PAGE_MESSAGE)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, PAGE_MESSAGE)
+        .max(MAX_DRAFTS_PAGE, `page must be at most ${MAX_DRAFTS_PAGE}`),
+    )
+    .default(1),
+});
+
 export const listDraftsRoute = defineRoute({
   method: "GET",
   path: "/api/draft/list",
   access: "user",
   body: undefined,
-  response: z.object({ success: z.literal(true), drafts: z.array(draftSchema) }),
+  response: z.object({
+    success: z.literal(true),
+    /** The page's drafts, newest change first. */
+    drafts: z.array(draftSummarySchema),
+    /** Every draft the list shows, across pages. */
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+  }),
 });
+
+/**
+ * A draft's logo, by the SHA-256 (hex) of its data URL: the image bytes, cacheable for a
+ * year. Public, since an `<img>` cannot send the access key; the hash is the capability.
+ */
+export const draftLogoRoute = defineRoute({
+  method: "GET",
+  path: "/api/draft/logo/:hash",
+  access: "public",
+  body: undefined,
+  response: z.custom<Uint8Array>(),
+});
+
+export const draftLogoPath = (hash: string): string => draftLogoRoute.path.replace(":hash", hash);
 
 export const getDraftRoute = defineRoute({
   method: "GET",
@@ -193,7 +314,7 @@ export const startPaymentRoute = defineRoute({
   response: z.object({
     success: z.literal(true),
     paymentAddress: addressSchema,
-    paymentAmount: bnbAmountSchema,
+    paymentAmount: bnbValueSchema,
     expiresAt: z.string(),
   }),
 });
@@ -207,7 +328,7 @@ export const paymentStatusRoute = defineRoute({
     success: z.literal(true),
     isPaid: z.boolean(),
     status: z.enum(DRAFT_STATUSES),
-    received: bnbAmountSchema,
+    received: bnbValueSchema,
     expiresAt: z.string().nullable(),
   }),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
-import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS } from "./money.ts";
+import { addressSchema, bnbAmountSchema, bnbValueSchema, MAX_BUNDLE_WALLETS } from "./money.ts";
 
 /** A share of the total supply (1B tokens) in percent, up to 4 decimals, e.g. "1.2345". */
 const percentSchema = z.string();
@@ -30,22 +30,22 @@ export const launchPlanSchema = z.object({
   creator: z.object({
     address: addressSchema.nullable(),
     /** The creator's own buy, sent with the create (preSale), BNB. */
-    buyValue: bnbAmountSchema,
+    buyValue: bnbValueSchema,
     tokenAmount: tokenUnitsSchema,
     sharePercent: percentSchema,
     /** The launchpad's creation fee, sent with the create. */
-    creationFee: bnbAmountSchema,
+    creationFee: bnbValueSchema,
     /** Gas of the create transaction. */
-    gas: bnbAmountSchema,
+    gas: bnbValueSchema,
   }),
   wallets: z.array(
     z.object({
       address: addressSchema,
-      buyValue: bnbAmountSchema,
+      buyValue: bnbValueSchema,
       tokenAmount: tokenUnitsSchema,
       sharePercent: percentSchema,
       /** Gas of this wallet's buy (more for the buy that fills the curve and graduates it). */
-      gas: bnbAmountSchema,
+      gas: bnbValueSchema,
       /** The bundle that carries the buy: 0 is the create's (same block); null when delayed. */
       bundle: z.number().int().nullable(),
       /** The delayed-bundle sniper: it buys after the launch, on its own. */
@@ -55,34 +55,34 @@ export const launchPlanSchema = z.object({
   tip: z.object({
     /** Who pays the tips (the deployer when the draft names no tip payer). */
     payer: addressSchema.nullable(),
-    perBundle: bnbAmountSchema,
+    perBundle: bnbValueSchema,
     bundles: z.number().int(),
     /** Gas of the tip transfers. */
-    gas: bnbAmountSchema,
+    gas: bnbValueSchema,
   }),
   /** What each distinct address must hold before executing: its buys, fees, tips and gas summed. */
   funding: z.array(
     z.object({
       address: addressSchema,
       roles: z.array(z.enum(FUNDING_ROLES)),
-      required: bnbAmountSchema,
+      required: bnbValueSchema,
     }),
   ),
   totals: z.object({
     /** The bundle wallets' buys (the delayed sniper's excluded). */
-    bundleBuys: bnbAmountSchema,
-    creatorBuy: bnbAmountSchema,
-    delayedBuy: bnbAmountSchema,
+    bundleBuys: bnbValueSchema,
+    creatorBuy: bnbValueSchema,
+    delayedBuy: bnbValueSchema,
     /** Every bundle's tip. */
-    tips: bnbAmountSchema,
+    tips: bnbValueSchema,
     /** Every transaction's gas. */
-    gas: bnbAmountSchema,
-    creationFee: bnbAmountSchema,
+    gas: bnbValueSchema,
+    creationFee: bnbValueSchema,
     /** This platform's launch fee (SPEC §9), paid from outside before executing. */
-    launchFee: bnbAmountSchema,
+    launchFee: bnbValueSchema,
     launchFeePaid: z.boolean(),
     /** All of the above. */
-    total: bnbAmountSchema,
+    total: bnbValueSchema,
     bundleSharePercent: percentSchema,
     creatorSharePercent: percentSchema,
     delayedSharePercent: percentSchema,
@@ -98,7 +98,7 @@ export const launchPlanSchema = z.object({
       graduatingBuy: z.number().int(),
       tip: z.number().int(),
     }),
-    creationFee: bnbAmountSchema,
+    creationFee: bnbValueSchema,
     /** Transactions one bundle holds (create + buys + tip); more wallets are split. */
     maxTxsPerBundle: z.number().int(),
   }),

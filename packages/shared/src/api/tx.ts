@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
-import { addressSchema, bnbAmountSchema } from "./money.ts";
+import { addressSchema, bnbValueSchema } from "./money.ts";
 
 export const TX_HASH_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 export const txHashSchema = z.string().trim().regex(TX_HASH_PATTERN, "Invalid transaction hash");
@@ -48,10 +48,10 @@ export const transactionSchema = z.object({
   from: addressSchema,
   /** null for a contract creation. */
   to: addressSchema.nullable(),
-  value: bnbAmountSchema,
+  value: bnbValueSchema,
   nonce: z.number().int(),
   /** What it paid for gas, BNB; null while pending. */
-  fee: bnbAmountSchema.nullable(),
+  fee: bnbValueSchema.nullable(),
   reason: z.string().nullable(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;

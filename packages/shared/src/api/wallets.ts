@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
 import { curveOutlookSchema } from "./launch.ts";
-import { addressSchema, bnbAmountSchema, MAX_BUNDLE_WALLETS, privateKeySchema } from "./money.ts";
+import {
+  addressSchema,
+  bnbAmountSchema,
+  bnbValueSchema,
+  MAX_BUNDLE_WALLETS,
+  privateKeySchema,
+} from "./money.ts";
 
 /** A buy range: BNB amounts, or percents of supply (converted to BNB with the curve's quote). */
 const buyRange = {
@@ -13,7 +19,7 @@ const buyRange = {
 export const walletAmountSchema = z.object({
   address: addressSchema,
   /** BNB this wallet spends on its buy (fee included). */
-  buyValue: bnbAmountSchema,
+  buyValue: bnbValueSchema,
   /**
    * Tokens the buy is quoted to get (18-decimal units, as a string), in the bundle's order: after
    * the creator's buy and every wallet before it; the delayed sniper after the whole bundle.
@@ -76,15 +82,30 @@ export const walletBalancesRoute = defineRoute({
     success: z.literal(true),
     message: z.string(),
     /** BNB balances as decimal strings, in the order asked. */
-    balances: z.array(z.object({ address: addressSchema, balance: bnbAmountSchema })),
+    balances: z.array(z.object({ address: addressSchema, balance: bnbValueSchema })),
   }),
 });
+
+/** A private key is 66 characters with its 0x; more than this is not one key. */
+export const IMPORTED_KEY_MAX_CHARS = 100;
 
 export const importWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/import",
   access: "user",
-  body: z.object({ privateKeys: z.array(z.string()).min(1).max(MAX_BUNDLE_WALLETS) }),
+  body: z.object({
+    privateKeys: z
+      .array(
+        z
+          .string()
+          .max(
+            IMPORTED_KEY_MAX_CHARS,
+            `A private key is at most ${IMPORTED_KEY_MAX_CHARS} characters: check that the keys are separated by commas`,
+          ),
+      )
+      .min(1)
+      .max(MAX_BUNDLE_WALLETS),
+  }),
   response: z.object({
     success: z.literal(true),
     message: z.string(),

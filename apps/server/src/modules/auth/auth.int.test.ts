@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app.ts";
+import { rowCounts } from "../../test/row-counts.ts";
 import { AuthRepository } from "./auth.repository.ts";
 
 let app: TestApp;
@@ -62,6 +64,57 @@ describe("POST /api/auth/key/generate-free", () => {
       error: expect.stringContaining("deviceId"),
     });
     expect((await app.database.db.query.users.findMany()).length).toBe(before);
+  });
+});
+
+describe("free keys per network", () => {
+  it("refuses a free key past the day's limit for one address with 429 and stores nothing", async () => {
+    const limited = await createTestApp({ freeKeysPerIpPerDay: 3 });
+    try {
+      const from = (remoteAddress: string, deviceId: string) =>
+        limited.server.inject({
+          method: "POST",
+          url: "/api/auth/key/generate-free",
+          payload: { deviceId, userAgent: "vitest" },
+          remoteAddress,
+        });
+      for (let i = 0; i < 3; i++)
+        expect((await from("203.0.113.7", `device-ip-${i}-aaaa`)).statusCode).toBe(200);
+      const before = await rowCounts(limited.database.db);
+      const refused = await from("203.0.113.7", "device-ip-3-aaaa");
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({
+        success: false,
+        error:
+          "This address already received 3 free access keys in the last 24 hours, the most allowed: try again later, or import the key you already have",
+      });
+      expect(await rowCounts(limited.database.db)).toEqual(before);
+      // Another address has its own allowance.
+      expect((await from("198.51.100.9", "device-ip-4-aaaa")).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("counts only the last 24 hours", async () => {
+    const limited = await createTestApp({ freeKeysPerIpPerDay: 1 });
+    try {
+      const from = (deviceId: string) =>
+        limited.server.inject({
+          method: "POST",
+          url: "/api/auth/key/generate-free",
+          payload: { deviceId, userAgent: "vitest" },
+          remoteAddress: "203.0.113.8",
+        });
+      expect((await from("device-day-0-aaaa")).statusCode).toBe(200);
+      expect((await from("device-day-1-aaaa")).statusCode).toBe(429);
+      await limited.database.db.execute(
+        sql`update users set created_at = now() - interval '25 hours'`,
+      );
+      expect((await from("device-day-1-aaaa")).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Role } from "@bundler/shared";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -19,15 +19,43 @@ export class AuthRepository {
   }
 
   /** Inserts a key; answers undefined when the device already has one (unique index). */
-  async insert(values: {
-    keyHash: string;
-    keyPrefix: string;
-    role: Role;
-    deviceId?: string | null;
-    userAgent?: string | null;
-  }): Promise<UserRow | undefined> {
-    const [row] = await this.db.insert(users).values(values).onConflictDoNothing().returning();
+  async insert(
+    values: {
+      keyHash: string;
+      keyPrefix: string;
+      role: Role;
+      deviceId?: string | null;
+      userAgent?: string | null;
+      createdIp?: string | null;
+    },
+    tx?: Tx,
+  ): Promise<UserRow | undefined> {
+    const [row] = await (tx ?? this.db)
+      .insert(users)
+      .values(values)
+      .onConflictDoNothing()
+      .returning();
     return row;
+  }
+
+  /**
+   * Runs `work` in one transaction holding a lock on one client address, so that address's free
+   * keys are counted one request after another, across server processes.
+   */
+  withAddressLock<T>(ip: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`free-key:${ip}`}))`);
+      return work(tx);
+    });
+  }
+
+  /** Free keys given to a client address in the last 24 hours. */
+  async countFreeKeysFrom(ip: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(and(eq(users.createdIp, ip), gt(users.createdAt, sql`now() - interval '24 hours'`)));
+    return row?.n ?? 0;
   }
 
   /** Records use at most once a minute, so validation stays a read on the hot path. */

@@ -14,7 +14,11 @@ export const authRoutes =
         rateLimit: { max: freeKeyLimitPerHour, timeWindow: "1 hour" },
       },
       handler: async (request) => {
-        const key = await auth.generateFreeKey(request.body.deviceId, request.body.userAgent);
+        const key = await auth.generateFreeKey(
+          request.body.deviceId,
+          request.body.userAgent,
+          request.ip,
+        );
         return { success: true as const, key };
       },
     });

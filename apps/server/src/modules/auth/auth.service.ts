@@ -1,11 +1,11 @@
-import type { Role } from "@bundler/shared";
+import { FREE_KEYS_PER_IP_PER_DAY, type Role } from "@bundler/shared";
 import {
   accessKeyPrefix,
   digestsEqual,
   generateAccessKey,
   hashAccessKey,
 } from "../../lib/crypto.ts";
-import { ConflictError, UnauthorizedError } from "../../lib/errors.ts";
+import { ConflictError, TooManyRequestsError, UnauthorizedError } from "../../lib/errors.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
 /** Last use is recorded at most this often, so validating a key stays a single read. */
@@ -17,21 +17,38 @@ export interface AuthUser {
 }
 
 export class AuthService {
-  constructor(private readonly repository: AuthRepository) {}
+  constructor(
+    private readonly repository: AuthRepository,
+    private readonly freeKeysPerIpPerDay: number = FREE_KEYS_PER_IP_PER_DAY,
+  ) {}
 
-  /** One free key per device: a second request for the same device is refused. */
-  async generateFreeKey(deviceId: string, userAgent: string): Promise<string> {
+  /**
+   * One free key per device, and at most `freeKeysPerIpPerDay` per client address in 24 hours:
+   * a second request for the same device, or one past the address's allowance, is refused.
+   */
+  async generateFreeKey(deviceId: string, userAgent: string, ip: string): Promise<string> {
     const refusal = new ConflictError(
       "This device already has an access key. Import the key you already have.",
     );
     if (await this.repository.findByDeviceId(deviceId)) throw refusal;
     const key = generateAccessKey();
-    const row = await this.repository.insert({
-      keyHash: hashAccessKey(key),
-      keyPrefix: accessKeyPrefix(key),
-      role: "user",
-      deviceId,
-      userAgent: userAgent.slice(0, 512),
+    const row = await this.repository.withAddressLock(ip, async (tx) => {
+      const given = await this.repository.countFreeKeysFrom(ip, tx);
+      if (given >= this.freeKeysPerIpPerDay)
+        throw new TooManyRequestsError(
+          `This address already received ${this.freeKeysPerIpPerDay} free access keys in the last 24 hours, the most allowed: try again later, or import the key you already have`,
+        );
+      return this.repository.insert(
+        {
+          keyHash: hashAccessKey(key),
+          keyPrefix: accessKeyPrefix(key),
+          role: "user",
+          deviceId,
+          userAgent: userAgent.slice(0, 512),
+          createdIp: ip,
+        },
+        tx,
+      );
     });
     if (!row) throw refusal;
     return key;

@@ -2,17 +2,17 @@ import { TRANSFER_GAS } from "@bundler/chain";
 import { eq } from "drizzle-orm";
 import type { Address, PublicClient } from "viem";
 import type { Db } from "../../db/client.ts";
-import { dispersalLegs, dispersals, dispersalTransfers } from "../../db/schema.ts";
+import { chainTxs, dispersalLegs, dispersals } from "../../db/schema.ts";
+import { toTransfers } from "./dispersal-transfers.ts";
 
 /** Everything one dispersal did, read back from the database (tests only). */
 export const readDispersal = async (db: Db, receiver: string) => {
   const [row] = await db.select().from(dispersals).where(eq(dispersals.receiver, receiver));
   if (!row) throw new Error(`no dispersal for ${receiver}`);
   const legs = await db.select().from(dispersalLegs).where(eq(dispersalLegs.dispersalId, row.id));
-  const transfers = await db
-    .select()
-    .from(dispersalTransfers)
-    .where(eq(dispersalTransfers.dispersalId, row.id));
+  const transfers = toTransfers(
+    await db.select().from(chainTxs).where(eq(chainTxs.subject, row.id)),
+  );
   return { row, legs, transfers, fee: TRANSFER_GAS * BigInt(row.gasPrice) };
 };
 

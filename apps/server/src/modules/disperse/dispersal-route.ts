@@ -1,5 +1,6 @@
 import { HOPS_PER_CHAIN, WALLETS_PER_CHAIN } from "@bundler/chain";
-import type { LegRow, TransferRow } from "./disperse.repository.ts";
+import type { TransferRow } from "./dispersal-transfers.ts";
+import type { LegRow } from "./disperse.repository.ts";
 
 /**
  * The wallets a leg's money passes through: [receiver, w1..w10, destination] with anti
@@ -18,8 +19,9 @@ export interface LegProgress {
   /** Hops done between intermediate wallets, 0..9 (0 when direct). */
   currentHop: number;
   delivered: boolean;
-  /** The step whose transfer failed, if one did. */
+  /** The step whose transfer failed, if one did, and that transfer. */
   failedStep: number | null;
+  failed: TransferRow | undefined;
   /** The transfer returning a failed leg's money to the funder. */
   returned: TransferRow | undefined;
 }
@@ -32,21 +34,33 @@ export const legProgress = (
 ): LegProgress => {
   let confirmed = -1;
   let failedStep: number | null = null;
+  let failed: TransferRow | undefined;
   let returned: TransferRow | undefined;
   for (const t of transfers) {
     if (t.leg !== legIndex) continue;
     if (t.kind === "return") returned = t;
     else if (t.kind === "hop" && t.status === "confirmed")
       confirmed = Math.max(confirmed, t.step ?? 0);
-    else if (t.kind === "hop" && t.status === "failed") failedStep = t.step ?? 0;
+    else if (t.kind === "hop" && t.status === "failed") {
+      failedStep = t.step ?? 0;
+      failed = t;
+    }
   }
   return {
     currentHop: antiBubblemaps ? Math.min(Math.max(confirmed, 0), HOPS_PER_CHAIN) : 0,
     delivered: confirmed === lastStep(antiBubblemaps),
     failedStep,
+    failed,
     returned,
   };
 };
 
 /** 0x1234…abcd */
 export const shorten = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/**
+ * What the sender of a failed transfer still holds of it: its value, and its gas as well when
+ * it never ran (dropped: the gas planned for it was not spent).
+ */
+export const returnable = (failed: Pick<TransferRow, "paidGas">, value: bigint, fee: bigint) =>
+  failed.paidGas ? value : value + fee;

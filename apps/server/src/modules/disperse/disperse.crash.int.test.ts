@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,21 +16,20 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
+import { ServerProcess } from "../../test/server-process.ts";
 import { accountFor, readDispersal } from "./dispersal-ledger.test-support.ts";
 
 /**
  * The real server as a child process, killed with SIGKILL at chosen and random moments while
  * dispersals run against a chain that outlives it (as BSC outlives us), then started again.
  */
-const root = path.resolve(import.meta.dirname, "../../../../..");
 const RANDOM_CRASHES = 20;
 
 let anvil: StartAnvilReturnType;
 let client: PublicClient;
 let dataDir: string;
 let port: number;
-let key = "";
-let child: ChildProcess | undefined;
+let server: ServerProcess;
 const masterKey = randomBytes(32).toString("hex");
 
 const rpc = (method: string, params: unknown[]) =>
@@ -41,73 +39,14 @@ const rpc = (method: string, params: unknown[]) =>
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
 
-/** Starts the server on the same data dir and chain; resolves once it is ready. */
-const start = async () => {
-  const { DATABASE_URL: _ignored, ...env } = process.env;
-  const proc = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
-    env: {
-      ...env,
-      CHAIN: "local",
-      RPC_URL: anvil.rpcUrl,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MASTER_KEY: masterKey,
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_PER_MINUTE: "1000000",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child = proc;
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const printed = /Superadmin access key[^:]*: (\S+)/.exec(output);
-      if (printed?.[1]) key = printed[1];
-      if (output.includes("is ready at")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", onData);
-    proc.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code ?? signal}) before it was ready:\n${output}`));
-    });
-  });
-};
-
-const exited = (proc: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    proc.once("exit", () => resolve());
-  });
-
-/** A real SIGKILL: no shutdown hook runs. */
-const crash = async () => {
-  const proc = child;
-  if (!proc) return;
-  proc.kill("SIGKILL");
-  await exited(proc);
-  child = undefined;
-};
-
-const stop = async () => {
-  const proc = child;
-  if (!proc) return;
-  proc.kill("SIGINT");
-  await exited(proc);
-  child = undefined;
-};
+const start = () => server.start();
+const crash = () => server.crash();
+const stop = () => server.stop();
 
 const api = async (method: "GET" | "POST", url: string, body?: unknown) => {
   const response = await fetch(`http://127.0.0.1:${port}${url}`, {
     method,
-    headers: { "x-auth-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+    headers: { "x-auth-key": server.key, ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   return (await response.json()) as Dispersal & { success: boolean; error?: string };
@@ -146,11 +85,20 @@ beforeAll(async () => {
   await rpc("anvil_setBalance", [funder.address, `0x${parseEther("1000").toString(16)}`]);
   dataDir = mkdtempSync(path.join(tmpdir(), "lb-disperse-crash-"));
   port = await getFreePort();
+  server = new ServerProcess({
+    CHAIN: "local",
+    RPC_URL: anvil.rpcUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    MASTER_KEY: masterKey,
+    RATE_LIMIT_PER_MINUTE: "1000000",
+  });
   await start();
 });
 
 afterAll(async () => {
-  if (child) await crash();
+  await server?.crash();
   await anvil?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -3,34 +3,43 @@ import {
   HOPS_PER_CHAIN,
   type PlanDispersalReturnType,
   planDispersal,
-  rpcBatch,
-  signTransfer,
   TRANSFER_GAS,
   WALLETS_PER_CHAIN,
 } from "@bundler/chain";
-import { type Address, formatEther, type Hex, keccak256 } from "viem";
+import { type Address, formatEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
-import { type IncomingTransfer, scanIncomingTransfers } from "../../lib/incoming-transfers.ts";
+import { ChainCursors } from "../../lib/chain-cursors.ts";
+import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
-import { lastStep, legProgress, legRoute, shorten } from "./dispersal-route.ts";
+import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
+import type { TxRow } from "../transactions/transactions.repository.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
+import { lastStep, legProgress, legRoute, returnable, shorten } from "./dispersal-route.ts";
+import {
+  purposeOf,
+  type TransferRow,
+  type TransferStep,
+  toTransfer,
+  toTransfers,
+  transferKey,
+} from "./dispersal-transfers.ts";
 import {
   type DepositRow,
   type DispersalRow,
   type DisperseRepository,
   type LegRow,
   MOVING,
-  type NewTransfer,
-  type TransferRow,
 } from "./disperse.repository.ts";
 
-/** A sent transfer not mined after this long is broadcast again (a node may have dropped it). */
-const REBROADCAST_AFTER_MS = 10_000;
+const CURSOR = "dispersals";
 
 export interface DisperseEngineOptions {
   /** A status line for the dispersal's owner (`dispersal_status_{key}`). */
   emit: (ownerId: string, message: string) => void;
   log?: (message: string) => void;
+  /** Where a refund to one of our own wallets goes instead (default: nowhere special). */
+  refundRoute?: RefundRoute;
 }
 
 const bnb = (wei: bigint | string) => `${formatEther(BigInt(wei))} BNB`;
@@ -47,22 +56,30 @@ const groupBy = <T>(rows: T[], key: (row: T) => string): Map<string, T[]> => {
 
 /**
  * Moves every dispersal forward, once per block (`tick()`): records the deposits into
- * receivers (one batched block read), notices funding and expiry (one multicall for every
- * receiver), confirms in-flight transfers (one batched receipt read), then signs and RECORDS
- * the next transfer of every chain before broadcasting them all in one batch. Nothing is sent
- * twice: each step has a unique key, and an unfinished transfer is checked on the chain
- * before it is broadcast again. A crash anywhere leaves state the next tick finishes.
+ * receivers (one batched block read), notices funding and expiry (one multicall for the
+ * receivers waiting for funding), then hands the next transfer of every chain to the
+ * transaction manager, which records each under its step's key before broadcasting them all
+ * in one batch and reconciles them against receipts. Nothing is sent twice: each step has a
+ * unique key. A crash anywhere leaves state the next tick finishes.
  */
 export class DisperseEngine {
   private running: Promise<void> | null = null;
   private stopped = false;
+  private readonly cursors: ChainCursors;
+  private readonly refundRoute: RefundRoute;
 
   constructor(
     private readonly repo: DisperseRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext,
+    private readonly txm: TxManager,
     private readonly options: DisperseEngineOptions,
-  ) {}
+  ) {
+    this.cursors = new ChainCursors(repo.db);
+    this.refundRoute = options.refundRoute ?? refundToSender;
+    // Every transfer that ends, whichever process's reconcile saw it, is told to its owner.
+    txm.onFinal((rows) => this.announce(rows));
+  }
 
   /** One pass; a call while a pass runs shares it. */
   tick(): Promise<void> {
@@ -82,80 +99,66 @@ export class DisperseEngine {
   }
 
   private async pass(): Promise<void> {
-    const watched = await this.repo.watched();
-    if (watched.length === 0) return;
-    const byId = new Map(watched.map((d) => [d.id, d]));
+    await this.txm.reconcile();
     const head = await this.chain.client.getBlockNumber();
+    const scanned = await this.scanDeposits(head);
+    const active = await this.repo.active();
+    if (active.length === 0) return;
+    const byId = new Map(active.map((d) => [d.id, d]));
     const deposits = groupBy(
-      await this.repo.deposits(watched.map((d) => d.id)),
+      await this.repo.deposits(active.map((d) => d.id)),
       (r) => r.dispersalId,
     );
-    await this.scanDeposits(watched, head, deposits);
-    const balances = await getBalances(this.chain.client, {
-      addresses: watched.map((d) => d.receiver as Address),
-    });
-    for (const [i, d] of watched.entries()) {
-      if (d.status !== "pending") continue;
-      await this.checkFunding(d, balances[i]?.bnb ?? 0n, deposits.get(d.id) ?? [], head);
+    const pending = active.filter((d) => d.status === "pending");
+    if (pending.length > 0) {
+      const balances = await getBalances(this.chain.client, {
+        addresses: pending.map((d) => d.receiver as Address),
+      });
+      for (const [i, d] of pending.entries())
+        await this.checkFunding(
+          d,
+          balances[i]?.bnb ?? 0n,
+          deposits.get(d.id) ?? [],
+          scanned > head,
+        );
     }
 
-    await this.reconcile(byId);
-
-    const moving = watched.filter((d) => MOVING.includes(d.status));
+    const moving = active.filter((d) => MOVING.includes(d.status));
     const transfers = groupBy(
-      await this.repo.transfers(watched.map((d) => d.id)),
+      toTransfers(await this.txm.bySubjects(active.map((d) => d.id))),
       (t) => t.dispersalId,
     );
-    const next: NewTransfer[] = [];
+    const next: Array<TransferStep & { dispersal: DispersalRow }> = [];
     for (const d of moving) {
       const legs = await this.ensureWallets(d, await this.repo.legs(d.id));
       const own = transfers.get(d.id) ?? [];
       const plan = planOf(d, legs);
       if (await this.finalize(d, legs, own, plan)) continue;
-      next.push(...this.nextSteps(d, legs, own, plan));
+      next.push(...this.nextSteps(d, legs, own, plan).map((t) => ({ ...t, dispersal: d })));
     }
-    for (const d of watched) {
+    for (const d of active) {
       if (d.status === "pending") continue;
-      next.push(...this.refunds(d, deposits.get(d.id) ?? [], transfers.get(d.id) ?? []));
+      const own = transfers.get(d.id) ?? [];
+      const refunds = await this.refunds(d, deposits.get(d.id) ?? [], own);
+      next.push(...refunds.map((t) => ({ ...t, dispersal: d })));
+      const busy = own.some((t) => t.status === "signed" || t.status === "sent");
+      if (!MOVING.includes(d.status) && refunds.length === 0 && !busy)
+        await this.repo.settle(d.id, (deposits.get(d.id) ?? []).length);
     }
     await this.send(next, transfers, byId);
   }
 
-  /**
-   * Records transfers into receivers (added to `deposits` too) and moves each dispersal's
-   * `scanFromBlock` past what was read, in the database and on the rows in hand.
-   */
-  private async scanDeposits(
-    watched: DispersalRow[],
-    head: bigint,
-    deposits: Map<string, DepositRow[]>,
-  ): Promise<void> {
-    let from = head + 1n;
-    for (const d of watched) if (d.scanFromBlock < from) from = d.scanFromBlock;
-    const byReceiver = new Map(watched.map((d) => [d.receiver.toLowerCase(), d]));
-    const scan = await scanIncomingTransfers(
-      this.chain.rpcUrl,
-      new Set(byReceiver.keys()),
-      from,
-      head,
-    );
-    if (scan.lastBlock < from) return;
-    for (const transfer of scan.transfers) {
-      const d = byReceiver.get(transfer.to);
-      if (!d || transfer.blockNumber < d.scanFromBlock) continue;
-      const list = deposits.get(d.id) ?? [];
-      if (list.some((r) => r.txHash === transfer.hash)) continue;
-      const row = this.depositRow(d, transfer, list);
-      await this.repo.insertDeposit(row);
-      list.push(row);
-      deposits.set(d.id, list);
-    }
-    const advanced = watched.filter((d) => d.scanFromBlock <= scan.lastBlock);
-    await this.repo.setScanFrom(
-      advanced.map((d) => d.id),
-      scan.lastBlock + 1n,
-    );
-    for (const d of advanced) d.scanFromBlock = scan.lastBlock + 1n;
+  /** Records the transfers into receivers in the blocks not yet scanned. */
+  private async scanDeposits(head: bigint): Promise<bigint> {
+    const scanner = { cursors: this.cursors, name: CURSOR, rpcUrl: this.chain.rpcUrl };
+    const targets = (await this.repo.scanSet()).map((t) => ({ ...t, address: t.receiver }));
+    return scanNewTransfers(scanner, targets, head, async (target, transfer) => {
+      const d = await this.repo.byId(target.id);
+      if (!d) return;
+      const earlier = await this.repo.deposits([d.id]);
+      if (earlier.some((r) => r.txHash === transfer.hash)) return;
+      await this.repo.insertDeposit(this.depositRow(d, transfer, earlier));
+    });
   }
 
   /** What of a deposit the dispersal keeps: the part that completes its amount, in time. */
@@ -182,7 +185,7 @@ export class DisperseEngine {
     d: DispersalRow,
     balance: bigint,
     deposits: DepositRow[],
-    head: bigint,
+    fullyScanned: boolean,
   ): Promise<void> {
     const kept = deposits.map((r) => ({
       from: r.from,
@@ -205,7 +208,7 @@ export class DisperseEngine {
       return;
     }
     // Expire only once every block up to the head has been scanned: a payment made in time counts.
-    if (Date.now() > d.expiresAt.getTime() && d.scanFromBlock > head) {
+    if (Date.now() > d.expiresAt.getTime() && fullyScanned) {
       if (await this.repo.transition(d.id, ["pending"], "expired", { closedAt: new Date() })) {
         d.status = "expired";
         this.options.emit(
@@ -243,13 +246,13 @@ export class DisperseEngine {
     legs: LegRow[],
     transfers: TransferRow[],
     plan: PlanDispersalReturnType,
-  ): NewTransfer[] {
+  ): TransferStep[] {
     const fee = TRANSFER_GAS * BigInt(d.gasPrice);
     const byLeg = groupBy(
       transfers.filter((t) => t.leg !== null),
       (t) => String(t.leg),
     );
-    const next: NewTransfer[] = [];
+    const next: TransferStep[] = [];
     for (const leg of legs) {
       const values = plan.legs[leg.index]?.transfers ?? [];
       const route = legRoute(d.receiver, leg);
@@ -260,54 +263,67 @@ export class DisperseEngine {
       const last = hops.at(-1);
       if (!last || (last.status === "confirmed" && (last.step ?? 0) < values.length - 1)) {
         const step = last ? (last.step ?? 0) + 1 : 0;
-        next.push(
-          this.unsigned(d, {
-            kind: "hop",
-            leg: leg.index,
-            step,
-            stepKey: `${leg.index}:${step}`,
-            from: route[step] as string,
-            to: route[step + 1] as string,
-            value: (values[step] ?? 0n).toString(),
-            reason: null,
-          }),
-        );
+        next.push({
+          kind: "hop",
+          leg: leg.index,
+          step,
+          stepKey: `${leg.index}:${step}`,
+          from: route[step] as string,
+          to: route[step + 1] as string,
+          value: values[step] ?? 0n,
+          reason: null,
+        });
       } else if (last.status === "failed" && !own.some((t) => t.kind === "return") && d.funder) {
-        // The failed transfer paid its gas; its sender still holds the value it was to send.
-        const held = values[last.step ?? 0] ?? 0n;
+        // What the failed transfer's sender still holds: its value, and its gas too when it
+        // never ran (dropped); the return pays its own gas out of that.
+        const held = returnable(last, values[last.step ?? 0] ?? 0n, fee);
         if (held > fee) {
-          next.push(
-            this.unsigned(d, {
-              kind: "return",
-              leg: leg.index,
-              step: null,
-              stepKey: `${leg.index}:return`,
-              from: last.from,
-              to: d.funder,
-              value: (held - fee).toString(),
-              reason: `Chain ${leg.index + 1} could not deliver to ${leg.destination}`,
-            }),
-          );
+          next.push({
+            kind: "return",
+            leg: leg.index,
+            step: null,
+            stepKey: `${leg.index}:return`,
+            from: last.from,
+            to: d.funder,
+            value: held - fee,
+            reason: `Chain ${leg.index + 1} could not deliver to ${leg.destination}: ${last.error ?? "the transfer failed"}`,
+          });
         }
       }
     }
     return next;
   }
 
-  /** Deposits not owed to the dispersal go back to their senders, minus the refund's gas. */
-  private refunds(
+  /**
+   * Deposits not owed to the dispersal go back to their senders, minus the refund's gas; one
+   * that came from one of our own wallets goes to that wallet's funder, or is held.
+   */
+  private async refunds(
     d: DispersalRow,
     deposits: DepositRow[],
     transfers: TransferRow[],
-  ): NewTransfer[] {
+  ): Promise<TransferStep[]> {
     const fee = TRANSFER_GAS * BigInt(d.gasPrice);
     const closedUnfunded = d.status === "expired" || d.status === "cancelled";
     const refunded = new Set(transfers.filter((t) => t.kind === "refund").map((t) => t.stepKey));
-    const next: NewTransfer[] = [];
-    for (const deposit of deposits) {
+    const owing = deposits.filter((deposit) => {
       const owed = closedUnfunded ? BigInt(deposit.value) : BigInt(deposit.refundable);
-      const stepKey = `refund:${deposit.txHash}`;
-      if (owed <= fee || refunded.has(stepKey)) continue;
+      return owed > fee && !deposit.heldReason && !refunded.has(`refund:${deposit.txHash}`);
+    });
+    if (owing.length === 0) return [];
+    const routes = await this.refundRoute(owing.map((deposit) => deposit.from));
+    const next: TransferStep[] = [];
+    for (const deposit of owing) {
+      const owed = closedUnfunded ? BigInt(deposit.value) : BigInt(deposit.refundable);
+      const route = routes.get(deposit.from.toLowerCase());
+      if (route && "hold" in route) {
+        await this.repo.hold(deposit.txHash, route.hold);
+        this.options.emit(
+          d.ownerId,
+          `${bnb(owed)} from ${deposit.from} is held at ${d.receiver}: ${route.hold}`,
+        );
+        continue;
+      }
       const reason =
         d.status === "expired"
           ? "Payment for a dispersal that expired before it was funded"
@@ -316,51 +332,39 @@ export class DisperseEngine {
             : owed === BigInt(deposit.value)
               ? "Payment arrived after the dispersal was already funded or closed"
               : `Paid ${bnb(deposit.value)}, more than the ${bnb(d.amount)} asked`;
-      next.push(
-        this.unsigned(d, {
-          kind: "refund",
-          leg: null,
-          step: null,
-          stepKey,
-          from: d.receiver,
-          to: deposit.from,
-          value: (owed - fee).toString(),
-          reason,
-        }),
-      );
+      next.push({
+        kind: "refund",
+        leg: null,
+        step: null,
+        stepKey: `refund:${deposit.txHash}`,
+        from: d.receiver,
+        to: route?.to ?? deposit.from,
+        value: owed - fee,
+        reason: route ? `${reason}; ${route.note}` : reason,
+      });
     }
     return next;
   }
 
-  private unsigned(
-    d: DispersalRow,
-    t: Pick<NewTransfer, "kind" | "leg" | "step" | "stepKey" | "from" | "to" | "value" | "reason">,
-  ): NewTransfer {
-    return { ...t, dispersalId: d.id, nonce: -1, rawTx: "", txHash: "" };
-  }
-
   /**
-   * Gives each transfer its nonce (the wallet's next after everything recorded from it: these
-   * keys are ours alone), signs it, records it, and only then broadcasts, all in one batch.
+   * Hands every next transfer to the transaction manager (keyed by its step, so a step is
+   * never sent twice), at the dispersal's planned gas price; node pools hold only so many
+   * pending transactions per sender, so past the profile's limit a sender's transfers wait
+   * for the next blocks.
    */
   private async send(
-    next: NewTransfer[],
+    next: Array<TransferStep & { dispersal: DispersalRow }>,
     recorded: Map<string, TransferRow[]>,
     dispersals: Map<string, DispersalRow>,
   ): Promise<void> {
     if (next.length === 0) return;
-    const nextNonce = new Map<string, number>();
     const inFlight = new Map<string, number>();
-    for (const list of recorded.values()) {
-      for (const t of list) {
-        const from = t.from.toLowerCase();
-        nextNonce.set(from, Math.max(nextNonce.get(from) ?? 0, t.nonce + 1));
-        if (t.status === "signed" || t.status === "sent")
+    for (const list of recorded.values())
+      for (const t of list)
+        if (t.status === "signed" || t.status === "sent") {
+          const from = t.from.toLowerCase();
           inFlight.set(from, (inFlight.get(from) ?? 0) + 1);
-      }
-    }
-    // Node pools hold only so many pending transactions per sender: past the profile's limit,
-    // a direct dispersal's receiver pays the rest in the next blocks.
+        }
     const limit = this.chain.profile.maxPendingPerSender;
     const allowed = next.filter((t) => {
       const from = t.from.toLowerCase();
@@ -370,98 +374,39 @@ export class DisperseEngine {
       return true;
     });
     const keys = await this.vault.findMany([...new Set(allowed.map((t) => t.from))], "dispersal");
-    const signed: NewTransfer[] = [];
-    for (const t of allowed) {
+    const intents = allowed.flatMap((t) => {
       const key = keys.get(t.from.toLowerCase());
       if (!key) {
         this.options.log?.(`disperser: no stored key for ${t.from}; transfer skipped`);
-        continue;
+        return [];
       }
-      const from = t.from.toLowerCase();
-      const nonce = nextNonce.get(from) ?? 0;
-      nextNonce.set(from, nonce + 1);
-      const gasPrice = BigInt(dispersals.get(t.dispersalId)?.gasPrice ?? 0n);
-      const rawTx = await signTransfer({
-        account: privateKeyToAccount(key),
-        chainId: this.chain.chainId,
-        to: t.to as Address,
-        value: BigInt(t.value),
-        nonce,
-        gasPrice,
-      });
-      signed.push({ ...t, nonce, rawTx, txHash: keccak256(rawTx) });
-    }
-    const rows = await this.repo.insertTransfers(signed);
-    await this.broadcast(rows);
+      const d = dispersals.get(t.dispersal.id) ?? t.dispersal;
+      return [
+        {
+          key: transferKey(d.id, t.stepKey),
+          purpose: purposeOf(t.kind),
+          ownerId: d.ownerId,
+          subject: d.id,
+          account: privateKeyToAccount(key),
+          to: t.to as Address,
+          value: t.value,
+          gas: TRANSFER_GAS,
+          gasPrice: BigInt(d.gasPrice),
+          reason: t.reason,
+        },
+      ];
+    });
+    await this.txm.send(intents);
   }
 
-  /** Broadcasts recorded transfers in one batch; what the node refuses is decided next tick. */
-  private async broadcast(rows: TransferRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const answers = await rpcBatch<Hex>(
-      this.chain.rpcUrl,
-      rows.map((t) => ({ method: "eth_sendRawTransaction", params: [t.rawTx] })),
-    );
-    const accepted: string[] = [];
-    for (const [i, answer] of answers.entries()) {
-      const row = rows[i] as TransferRow;
-      if (!answer.error || /already known/i.test(answer.error.message)) accepted.push(row.id);
-      else
-        this.options.log?.(`disperser: broadcast of ${row.txHash} failed: ${answer.error.message}`);
+  /** Tells each finished transfer's owner what happened, in the dispersal's words. */
+  private async announce(rows: TxRow[]): Promise<void> {
+    for (const row of rows) {
+      const t = toTransfer(row);
+      if (!t) continue;
+      const d = await this.repo.byId(t.dispersalId);
+      if (d) this.options.emit(d.ownerId, this.describe(d, t, t.status === "confirmed"));
     }
-    await this.repo.setTransfers(accepted, { status: "sent" });
-  }
-
-  /** Settles unfinished transfers from their receipts (one batch); rebroadcasts the unmined. */
-  private async reconcile(watched: Map<string, DispersalRow>): Promise<void> {
-    const open = await this.repo.unfinishedTransfers();
-    if (open.length === 0) return;
-    const receipts = await rpcBatch<{ status: Hex; blockNumber: Hex } | null>(
-      this.chain.rpcUrl,
-      open.map((t) => ({ method: "eth_getTransactionReceipt", params: [t.txHash] })),
-    );
-    const unmined: TransferRow[] = [];
-    // One UPDATE per outcome and block, not one per transfer.
-    const mined = new Map<string, { ok: boolean; block: bigint; ids: string[] }>();
-    for (const [i, answer] of receipts.entries()) {
-      const t = open[i] as TransferRow;
-      const receipt = answer.result;
-      if (!receipt) {
-        if (t.status === "signed" || Date.now() - t.updatedAt.getTime() > REBROADCAST_AFTER_MS)
-          unmined.push(t);
-        continue;
-      }
-      const ok = receipt.status === "0x1";
-      const group = `${ok}:${receipt.blockNumber}`;
-      const entry = mined.get(group) ?? { ok, block: BigInt(receipt.blockNumber), ids: [] };
-      entry.ids.push(t.id);
-      mined.set(group, entry);
-      const d = watched.get(t.dispersalId) ?? (await this.repo.byId(t.dispersalId));
-      if (d) this.options.emit(d.ownerId, this.describe(d, t, ok));
-    }
-    for (const { ok, block, ids } of mined.values()) {
-      await this.repo.setTransfers(ids, {
-        status: ok ? "confirmed" : "failed",
-        error: ok ? null : "the transfer reverted",
-        blockNumber: block,
-      });
-    }
-    if (unmined.length === 0) return;
-    const answers = await rpcBatch<Hex>(
-      this.chain.rpcUrl,
-      unmined.map((t) => ({ method: "eth_sendRawTransaction", params: [t.rawTx] })),
-    );
-    const sent: string[] = [];
-    for (const [i, answer] of answers.entries()) {
-      const t = unmined[i] as TransferRow;
-      const message = answer.error?.message ?? "";
-      // "nonce too low" with no receipt yet: these keys sign only recorded transfers, so the
-      // nonce was taken by this very transaction and its receipt is late (a node behind
-      // another). Never call it failed: that would pay its value a second time.
-      if (!answer.error || /already known|nonce too low/i.test(message)) sent.push(t.id);
-      else this.options.log?.(`disperser: rebroadcast of ${t.txHash} failed: ${message}`);
-    }
-    await this.repo.setTransfers(sent, { status: "sent" });
   }
 
   /** The status line for a mined transfer; every line names its full transaction hash. */
@@ -471,13 +416,13 @@ export class DisperseEngine {
     if (t.kind === "refund")
       return ok
         ? `Refunded ${value} to ${t.to}: ${t.reason} (tx ${t.txHash})`
-        : `Refund of ${value} to ${t.to} failed (tx ${t.txHash})`;
+        : `Refund of ${value} to ${t.to} failed: ${t.error} (tx ${t.txHash})`;
     if (t.kind === "return")
       return ok
         ? `${chain}: returned ${value} to the funder ${t.to} (tx ${t.txHash})`
-        : `${chain}: returning ${value} to ${t.to} failed (tx ${t.txHash})`;
+        : `${chain}: returning ${value} to ${t.to} failed: ${t.error} (tx ${t.txHash})`;
     if (!ok)
-      return `${chain}: the transfer to ${t.to} failed; its BNB go back to the funder (tx ${t.txHash})`;
+      return `${chain}: the transfer to ${t.to} failed: ${t.error}; its BNB go back to the funder (tx ${t.txHash})`;
     const step = t.step ?? 0;
     if (step === lastStep(d.antiBubblemaps))
       return d.antiBubblemaps
@@ -505,15 +450,16 @@ export class DisperseEngine {
       const progress = legProgress(d.antiBubblemaps, leg.index, transfers);
       if (progress.delivered) return "delivered";
       if (progress.failedStep === null) return "active";
-      const held = plan.legs[leg.index]?.transfers[progress.failedStep] ?? 0n;
+      const value = plan.legs[leg.index]?.transfers[progress.failedStep] ?? 0n;
+      const held = progress.failed ? returnable(progress.failed, value, fee) : value;
       const returnDue = held > fee && d.funder !== null;
       const back = progress.returned;
       if (returnDue && back?.status !== "confirmed" && back?.status !== "failed") return "active";
       if (back?.status === "confirmed") returned += BigInt(back.value);
       else if (held > 0n) {
-        // A failed return paid its gas too; a return not worth its gas was never sent.
+        // A failed return that ran paid its gas; a return not worth its gas was never sent.
         const wallet = legRoute(d.receiver, leg)[progress.failedStep] ?? d.receiver;
-        stranded.push({ wallet, value: back ? held - fee : held });
+        stranded.push({ wallet, value: back?.paidGas ? held - fee : held });
       }
       return "failed";
     });

@@ -1,4 +1,4 @@
-import type { Dispersal } from "@bundler/shared";
+import { type Dispersal, QUOTAS } from "@bundler/shared";
 import { eq, sql } from "drizzle-orm";
 import { type Address, createWalletClient, formatEther, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -8,6 +8,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import type { LocalChain } from "../../lib/local-chain.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
+import { rowCounts } from "../../test/row-counts.ts";
 import { accountFor, readDispersal } from "./dispersal-ledger.test-support.ts";
 
 let testChain: TestChain;
@@ -141,6 +142,36 @@ describe("creating a dispersal", () => {
     expect(after).toEqual(before);
   });
 
+  it("refuses an amount of a billion BNB or more with 400, storing no key and no dispersal", async () => {
+    const before = await rowCounts(app.database.db);
+    const answer = await call("POST", "/api/wallets/disperse", {
+      wallets: [fresh(), fresh()],
+      amounts: ["0.1", `1${"0".repeat(80)}`],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      success: false,
+      error: "amounts.1: must be a BNB amount below 1,000,000,000",
+    });
+    expect(await rowCounts(app.database.db)).toEqual(before);
+  });
+
+  it("stores the receiver's key only together with its dispersal", async () => {
+    const before = await rowCounts(app.database.db);
+    const store = app.vault.store.bind(app.vault);
+    const spy = vi.spyOn(app.vault, "store").mockImplementationOnce(async (...args) => {
+      await store(...args);
+      throw new Error("connection lost");
+    });
+    const answer = await call("POST", "/api/wallets/disperse", {
+      wallets: [fresh()],
+      amounts: ["0.1"],
+    });
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(await rowCounts(app.database.db)).toEqual(before);
+  });
+
   it("refuses a wallet listed twice", async () => {
     const twice = fresh();
     const answer = await call("POST", "/api/wallets/disperse", {
@@ -169,6 +200,33 @@ describe("creating a dispersal", () => {
     expect(cancel.status).toBe(404);
     expect((await call("GET", "/api/wallets/disperse/status?dispersalId=nope")).status).toBe(404);
     expect((await status(created.receiver)).status).toBe("pending");
+  });
+});
+
+describe("the dispersals in progress quota", () => {
+  it("refuses a sixth dispersal in progress with 409, saying what to do, and writes nothing", async () => {
+    expect(QUOTAS.activeDispersals).toBe(5);
+    const owner = await app.auth.mintKey("user");
+    const body = () => ({ wallets: [fresh()], amounts: ["0.1"], antiBubblemaps: false });
+    const created: string[] = [];
+    for (let i = 0; i < QUOTAS.activeDispersals; i++) {
+      const answer = await call("POST", "/api/wallets/disperse", body(), owner);
+      expect(answer.status).toBe(200);
+      created.push(answer.body.dispersalId as string);
+    }
+    const before = await rowCounts(app.database.db);
+    const refused = await call("POST", "/api/wallets/disperse", body(), owner);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      success: false,
+      error:
+        "You already have 5 dispersals in progress, the most one key may keep: fund or cancel a pending one, or wait until one finishes, then try again",
+    });
+    expect(await rowCounts(app.database.db)).toEqual(before);
+
+    const cancel = { dispersalId: created[0] };
+    expect((await call("POST", "/api/wallets/disperse/cancel", cancel, owner)).status).toBe(200);
+    expect((await call("POST", "/api/wallets/disperse", body(), owner)).status).toBe(200);
   });
 });
 

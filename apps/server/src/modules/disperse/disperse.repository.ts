@@ -1,18 +1,11 @@
 import type { DispersalStatus } from "@bundler/shared";
-import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import {
-  dispersalDeposits,
-  dispersalLegs,
-  dispersals,
-  dispersalTransfers,
-} from "../../db/schema.ts";
+import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { dispersalDeposits, dispersalLegs, dispersals } from "../../db/schema.ts";
 
 export type DispersalRow = typeof dispersals.$inferSelect;
 export type LegRow = typeof dispersalLegs.$inferSelect;
 export type DepositRow = typeof dispersalDeposits.$inferSelect;
-export type TransferRow = typeof dispersalTransfers.$inferSelect;
-export type NewTransfer = typeof dispersalTransfers.$inferInsert;
 
 /** Funded and still moving money. */
 export const MOVING: DispersalStatus[] = ["sending", "processing"];
@@ -22,17 +15,32 @@ const LATE_WATCH = sql`now() - interval '7 days'`;
 export class DisperseRepository {
   constructor(readonly db: Db) {}
 
-  /** The dispersal and its legs, written together. */
+  /** Runs `work` in one transaction: every write given its `tx` commits or none does. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** The owner's dispersals that are not final yet. */
+  async countActive(ownerId: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(dispersals)
+      .where(
+        and(eq(dispersals.ownerId, ownerId), inArray(dispersals.status, ["pending", ...MOVING])),
+      );
+    return row?.n ?? 0;
+  }
+
+  /** The dispersal and its legs, inside the caller's transaction. */
   async create(
     values: typeof dispersals.$inferInsert,
     legs: Array<Omit<typeof dispersalLegs.$inferInsert, "dispersalId">>,
+    tx: Tx,
   ): Promise<DispersalRow> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(dispersals).values(values).returning();
-      if (!row) throw new Error("dispersal insert returned nothing");
-      await tx.insert(dispersalLegs).values(legs.map((leg) => ({ ...leg, dispersalId: row.id })));
-      return row;
-    });
+    const [row] = await tx.insert(dispersals).values(values).returning();
+    if (!row) throw new Error("dispersal insert returned nothing");
+    await tx.insert(dispersalLegs).values(legs.map((leg) => ({ ...leg, dispersalId: row.id })));
+    return row;
   }
 
   async byReceiver(receiver: string, ownerId: string): Promise<DispersalRow | undefined> {
@@ -49,18 +57,71 @@ export class DisperseRepository {
     return row;
   }
 
-  /** Pending or moving dispersals, and closed ones recent enough that money may still arrive. */
-  async watched(): Promise<DispersalRow[]> {
+  /**
+   * The receivers whose incoming transfers the block scan records: pending, moving or
+   * unsettled dispersals, and closed ones recent enough that money may still arrive.
+   */
+  async scanSet(): Promise<Array<{ id: string; receiver: string; scanFromBlock: bigint }>> {
     return this.db
-      .select()
+      .select({
+        id: dispersals.id,
+        receiver: dispersals.receiver,
+        scanFromBlock: dispersals.scanFromBlock,
+      })
       .from(dispersals)
       .where(
         or(
           inArray(dispersals.status, ["pending", ...MOVING]),
+          isNull(dispersals.settledAt),
           gt(dispersals.createdAt, LATE_WATCH),
         ),
-      )
+      );
+  }
+
+  /** The dispersals that need a look: pending, moving, or closed with money not yet settled. */
+  async active(): Promise<DispersalRow[]> {
+    return this.db
+      .select()
+      .from(dispersals)
+      .where(or(inArray(dispersals.status, ["pending", ...MOVING]), isNull(dispersals.settledAt)))
       .orderBy(asc(dispersals.createdAt));
+  }
+
+  /** The funder of the dispersal whose receiver or route wallet `address` is, if funded. */
+  async funderOf(address: string): Promise<string | null> {
+    const [direct] = await this.db
+      .select({ funder: dispersals.funder })
+      .from(dispersals)
+      .where(eq(dispersals.receiver, address));
+    if (direct) return direct.funder;
+    const [routed] = await this.db
+      .select({ funder: dispersals.funder })
+      .from(dispersalLegs)
+      .innerJoin(dispersals, eq(dispersals.id, dispersalLegs.dispersalId))
+      .where(sql`${dispersalLegs.wallets} @> ${JSON.stringify([address])}::jsonb`);
+    return routed?.funder ?? null;
+  }
+
+  /** A closed dispersal with nothing left to refund, judged on `depositsSeen` deposits. */
+  async settle(id: string, depositsSeen: number): Promise<void> {
+    await this.db
+      .update(dispersals)
+      .set({ settledAt: sql`now()` })
+      .where(
+        and(
+          eq(dispersals.id, id),
+          isNull(dispersals.settledAt),
+          sql`(select count(*) from ${dispersalDeposits} where ${dispersalDeposits.dispersalId} = ${id}) = ${depositsSeen}`,
+        ),
+      );
+  }
+
+  /** The deposit's refundable part stays at the receiver, for `reason`. */
+  async hold(txHash: string, reason: string): Promise<void> {
+    await this.db
+      .update(dispersalDeposits)
+      .set({ heldReason: reason })
+      .where(and(eq(dispersalDeposits.txHash, txHash), isNull(dispersalDeposits.heldReason)));
   }
 
   /**
@@ -79,14 +140,6 @@ export class DisperseRepository {
       .where(and(eq(dispersals.id, id), inArray(dispersals.status, from)))
       .returning({ id: dispersals.id });
     return rows.length > 0;
-  }
-
-  async setScanFrom(ids: string[], block: bigint): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db
-      .update(dispersals)
-      .set({ scanFromBlock: block })
-      .where(inArray(dispersals.id, ids));
   }
 
   async legs(dispersalId: string): Promise<LegRow[]> {
@@ -118,48 +171,19 @@ export class DisperseRepository {
       .orderBy(asc(dispersalDeposits.blockNumber));
   }
 
+  /** Records a deposit once; a new one makes its dispersal unsettled again. */
   async insertDeposit(values: typeof dispersalDeposits.$inferInsert): Promise<void> {
-    await this.db.insert(dispersalDeposits).values(values).onConflictDoNothing();
-  }
-
-  async transfers(dispersalIds: string[]): Promise<TransferRow[]> {
-    if (dispersalIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(dispersalTransfers)
-      .where(inArray(dispersalTransfers.dispersalId, dispersalIds))
-      .orderBy(asc(dispersalTransfers.createdAt), asc(dispersalTransfers.nonce));
-  }
-
-  /**
-   * Records signed transfers before anything is broadcast. A step already recorded (another
-   * tick, an earlier life of the process) is skipped: only the returned rows may be sent.
-   */
-  async insertTransfers(values: NewTransfer[]): Promise<TransferRow[]> {
-    if (values.length === 0) return [];
-    return this.db
-      .insert(dispersalTransfers)
-      .values(values)
-      .onConflictDoNothing({ target: [dispersalTransfers.dispersalId, dispersalTransfers.stepKey] })
-      .returning();
-  }
-
-  async unfinishedTransfers(): Promise<TransferRow[]> {
-    return this.db
-      .select()
-      .from(dispersalTransfers)
-      .where(inArray(dispersalTransfers.status, ["signed", "sent"]))
-      .orderBy(asc(dispersalTransfers.nonce));
-  }
-
-  async setTransfers(
-    ids: string[],
-    values: Partial<Pick<NewTransfer, "status" | "error" | "blockNumber">>,
-  ): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db
-      .update(dispersalTransfers)
-      .set({ ...values, updatedAt: sql`now()` })
-      .where(inArray(dispersalTransfers.id, ids));
+    await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(dispersalDeposits)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ txHash: dispersalDeposits.txHash });
+      if (rows.length > 0)
+        await tx
+          .update(dispersals)
+          .set({ settledAt: null })
+          .where(eq(dispersals.id, values.dispersalId));
+    });
   }
 }

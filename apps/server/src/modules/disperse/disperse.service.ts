@@ -3,6 +3,7 @@ import {
   type createDispersalRoute,
   DISPERSAL_WINDOW_SECONDS,
   type Dispersal,
+  QUOTAS,
 } from "@bundler/shared";
 import { type Address, formatEther, getAddress, parseEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
@@ -10,7 +11,10 @@ import type { z } from "zod";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
+import { lockUser } from "../../lib/quota.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
 import { legProgress } from "./dispersal-route.ts";
+import { toTransfers } from "./dispersal-transfers.ts";
 import type { DispersalRow, DisperseRepository } from "./disperse.repository.ts";
 
 const notFound = () => new NotFoundError("Dispersal not found");
@@ -21,8 +25,15 @@ export class DisperseService {
     private readonly repo: DisperseRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
+    /** Where the dispersal's transfers are (absent without a chain: there are none). */
+    private readonly txs: Pick<TxManager, "bySubjects"> | undefined,
     private readonly windowSeconds: number = DISPERSAL_WINDOW_SECONDS,
   ) {}
+
+  /** The funder of the dispersal one of whose wallets `address` is (null when unfunded or none). */
+  funderOf(address: string): Promise<string | null> {
+    return this.repo.funderOf(address);
+  }
 
   /** `body` as the route's schema parsed it. */
   async create(
@@ -37,29 +48,40 @@ export class DisperseService {
     let gasPrice = await chain.client.getGasPrice();
     if (gasPrice < chain.profile.gasPriceFloor) gasPrice = chain.profile.gasPriceFloor;
     const plan = planDispersal({ destinations, antiBubblemaps: body.antiBubblemaps, gasPrice });
-
-    const [receiver] = await this.vault.store(
-      [{ privateKey: generatePrivateKey(), purpose: "dispersal" }],
-      { ownerId },
-    );
-    if (!receiver) throw new Error("the receiver's key was not stored");
     const head = await chain.client.getBlockNumber();
-    const row = await this.repo.create(
-      {
-        ownerId,
-        receiver: receiver.address,
-        amount: plan.total.toString(),
-        gasPrice: gasPrice.toString(),
-        antiBubblemaps: body.antiBubblemaps,
-        expiresAt: new Date(Date.now() + this.windowSeconds * 1000),
-        scanFromBlock: head + 1n,
-      },
-      destinations.map((d, index) => ({
-        index,
-        destination: d.address,
-        amount: d.amount.toString(),
-      })),
-    );
+
+    // Everything is known and valid: only now is anything stored, the receiver's key together
+    // with the dispersal that names it (both committed before its address is shown).
+    const row = await this.repo.transaction(async (tx) => {
+      await lockUser(tx, ownerId);
+      if ((await this.repo.countActive(ownerId, tx)) >= QUOTAS.activeDispersals)
+        throw new ConflictError(
+          `You already have ${QUOTAS.activeDispersals} dispersals in progress, the most one key may keep: fund or cancel a pending one, or wait until one finishes, then try again`,
+        );
+      const [receiver] = await this.vault.store(
+        [{ privateKey: generatePrivateKey(), purpose: "dispersal" }],
+        { ownerId },
+        tx,
+      );
+      if (!receiver) throw new Error("the receiver's key was not stored");
+      return this.repo.create(
+        {
+          ownerId,
+          receiver: receiver.address,
+          amount: plan.total.toString(),
+          gasPrice: gasPrice.toString(),
+          antiBubblemaps: body.antiBubblemaps,
+          expiresAt: new Date(Date.now() + this.windowSeconds * 1000),
+          scanFromBlock: head + 1n,
+        },
+        destinations.map((d, index) => ({
+          index,
+          destination: d.address,
+          amount: d.amount.toString(),
+        })),
+        tx,
+      );
+    });
     return this.view(row);
   }
 
@@ -93,9 +115,10 @@ export class DisperseService {
   }
 
   private async view(row: DispersalRow): Promise<Dispersal> {
-    const [legs, transfers] = await Promise.all([
+    const [legs, transfers, deposits] = await Promise.all([
       this.repo.legs(row.id),
-      this.repo.transfers([row.id]),
+      this.txs ? this.txs.bySubjects([row.id]).then(toTransfers) : Promise.resolve([]),
+      this.repo.deposits([row.id]),
     ]);
     const pending = row.status === "pending";
     return {
@@ -121,14 +144,26 @@ export class DisperseService {
       funder: row.funder,
       refunds: transfers
         .filter((t) => t.kind === "refund" || t.kind === "return")
-        .map((t) => ({
+        .map((t): Dispersal["refunds"][number] => ({
           kind: t.kind as "refund" | "return",
           to: t.to,
           amount: formatEther(BigInt(t.value)),
           reason: t.reason ?? "",
           txHash: t.txHash,
           status: t.status,
-        })),
+        }))
+        .concat(
+          deposits
+            .filter((deposit) => deposit.heldReason)
+            .map((deposit) => ({
+              kind: "refund" as const,
+              to: deposit.from,
+              amount: formatEther(BigInt(deposit.refundable)),
+              reason: `Held at the receiver: ${deposit.heldReason}`,
+              txHash: null,
+              status: "held" as const,
+            })),
+        ),
     };
   }
 }

@@ -1,8 +1,30 @@
-import type { Draft, DraftStatus, TokenInfo } from "@bundler/shared";
+import {
+  type Draft,
+  type DraftStatus,
+  type DraftSummary,
+  draftLogoPath,
+  type TokenInfo,
+} from "@bundler/shared";
 import { formatEther } from "viem";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
-import type { DraftRow, PaymentRow, SendRow } from "./drafts.repository.ts";
+import type { DraftRow, PaymentRow } from "./drafts.repository.ts";
 import type { StoredWalletConfig } from "./drafts.service.ts";
+
+/** What a draft and its summary share: status, open payment, expiry, refunds, launch. */
+const common = (row: DraftRow, payment: PaymentRow | undefined, refunds: Draft["refunds"]) => {
+  const showPayment = payment && row.status !== "draft";
+  return {
+    _id: row.id,
+    status: row.status as DraftStatus,
+    paymentAddress: showPayment ? payment.address : null,
+    paymentAmount: showPayment ? formatEther(BigInt(payment.amount)) : null,
+    paymentExpiresAt: showPayment ? payment.expiresAt.toISOString() : null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+    refunds,
+    launch: (row.launch as Draft["launch"]) ?? null,
+  };
+};
 
 /** A draft row in the API's shape, with its owner's keys, open payment and refunds. */
 export const toDraft = (
@@ -10,13 +32,11 @@ export const toDraft = (
   config: StoredWalletConfig,
   keyOf: (purpose: KeyPurpose, address: string) => string,
   payment: PaymentRow | undefined,
-  refunds: SendRow[],
+  refunds: Draft["refunds"],
 ): Draft => {
   const { tipPayer, wallets, ...rest } = config;
-  const showPayment = payment && row.status !== "draft";
   return {
-    _id: row.id,
-    status: row.status as DraftStatus,
+    ...common(row, payment, refunds),
     tokenInfo: row.tokenInfo as TokenInfo,
     deployerWallet: row.deployerAddress
       ? { address: row.deployerAddress, privateKey: keyOf("deployer", row.deployerAddress) }
@@ -26,19 +46,30 @@ export const toDraft = (
       wallets: wallets.map((w) => ({ ...w, privateKey: keyOf("bundle", w.address) })),
       ...(tipPayer ? { tipPayer: { address: tipPayer, privateKey: keyOf("tip", tipPayer) } } : {}),
     },
-    paymentAddress: showPayment ? payment.address : null,
-    paymentAmount: showPayment ? formatEther(BigInt(payment.amount)) : null,
-    paymentExpiresAt: showPayment ? payment.expiresAt.toISOString() : null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    updatedAt: row.updatedAt.toISOString(),
-    refunds: refunds.map((send) => ({
-      to: send.to,
-      amount: formatEther(BigInt(send.value)),
-      reason: send.reason,
-      txHash: send.status === "signed" ? null : send.txHash,
-      status:
-        send.status === "confirmed" ? "sent" : send.status === "failed" ? "failed" : "pending",
-    })),
-    launch: (row.launch as Draft["launch"]) ?? null,
+  };
+};
+
+/** A draft row as the list shows it: addresses without keys, the logo by its URL. */
+export const toDraftSummary = (
+  row: DraftRow,
+  payment: PaymentRow | undefined,
+  refunds: Draft["refunds"],
+): DraftSummary => {
+  const { image: _inline, ...info } = row.tokenInfo as TokenInfo;
+  const { tipPayer, wallets, ...config } = row.walletConfig as StoredWalletConfig;
+  return {
+    ...common(row, payment, refunds),
+    tokenInfo: { ...info, imageUrl: row.logoHash ? draftLogoPath(row.logoHash) : null },
+    deployerWallet: row.deployerAddress ? { address: row.deployerAddress } : null,
+    walletConfig: {
+      ...config,
+      // Field by field: nothing but these ever leaves in a list.
+      wallets: wallets.map(({ address, buyValue, tokenAmount }) => ({
+        address,
+        buyValue,
+        ...(tokenAmount !== undefined ? { tokenAmount } : {}),
+      })),
+      ...(tipPayer ? { tipPayer: { address: tipPayer } } : {}),
+    },
   };
 };

@@ -1,11 +1,12 @@
 import { generateKeyPairSync, webcrypto } from "node:crypto";
 import { TOTAL_SUPPLY } from "@bundler/contracts";
-import type { Draft } from "@bundler/shared";
+import { type Draft, type DraftSummary, draftInputSchema, QUOTAS } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app.ts";
+import { rowCounts } from "../../test/row-counts.ts";
 
 let app: TestApp;
 let keyA: string;
@@ -75,8 +76,11 @@ describe("drafts", () => {
     expect(new Date(draft.expiresAt ?? 0).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
 
     const listed = await call(keyA, "GET", "/api/draft/list");
-    expect((listed.body.drafts as Draft[]).map((d) => d._id)).toContain(draft._id);
-    expect(((await call(keyB, "GET", "/api/draft/list")).body.drafts as Draft[]).length).toBe(0);
+    expect((listed.body.drafts as DraftSummary[]).map((d) => d._id)).toContain(draft._id);
+    expect((await call(keyB, "GET", "/api/draft/list")).body).toMatchObject({
+      drafts: [],
+      total: 0,
+    });
 
     const changed = { ...input, tokenInfo: { ...input.tokenInfo, name: "Moon 2" } };
     const updated = await call(keyA, "PUT", `/api/draft/${draft._id}`, changed);
@@ -184,6 +188,76 @@ describe("drafts", () => {
     }
   });
 
+  const oversized = (input: ReturnType<typeof draftInput>) =>
+    [
+      [
+        { ...input, tokenInfo: { ...input.tokenInfo, preSale: "9".repeat(60) } },
+        "tokenInfo.preSale: must be a BNB amount below 1,000,000,000",
+      ],
+      [
+        {
+          ...input,
+          walletConfig: {
+            ...input.walletConfig,
+            wallets: [{ ...input.walletConfig.wallets[0], buyValue: "1000000000" }],
+          },
+        },
+        "walletConfig.wallets.0.buyValue: must be a BNB amount below 1,000,000,000",
+      ],
+      [
+        { ...input, tokenInfo: { ...input.tokenInfo, tradingFee: "1".repeat(100_000) } },
+        "tokenInfo.tradingFee: Trading fee must be a percent from 0 to 100, like 0.25",
+      ],
+      [
+        {
+          ...input,
+          walletConfig: {
+            ...input.walletConfig,
+            wallets: [{ ...input.walletConfig.wallets[0], tokenAmount: "1".repeat(1000) }],
+          },
+        },
+        "walletConfig.wallets.0.tokenAmount: must be a whole number of token units, at most the supply",
+      ],
+      [
+        {
+          ...input,
+          walletConfig: {
+            ...input.walletConfig,
+            delaySnipeAddress: input.walletConfig.wallets[0]?.address,
+            delayEnabled: true,
+            minDelay: 2 ** 31,
+            maxDelay: 2 ** 31,
+          },
+        },
+        "walletConfig.minDelay: Delay must be at most 3600 seconds (1 hour)",
+      ],
+    ] as const;
+
+  it("refuses a huge amount, string or delay on create with 400 and writes no draft and no key", async () => {
+    for (const [body, error] of oversized(draftInput())) {
+      const before = await rowCounts(app.database.db);
+      const answer = await call(keyA, "POST", "/api/draft/create", body);
+      expect(answer.status, error).toBe(400);
+      expect(answer.body).toEqual({ success: false, error });
+      expect(await rowCounts(app.database.db)).toEqual(before);
+    }
+  });
+
+  it("refuses a huge amount, string or delay on update with 400 and changes nothing", async () => {
+    const input = draftInput();
+    const { body } = await call(keyA, "POST", "/api/draft/create", input);
+    const id = body.draftId as string;
+    const saved = (await call(keyA, "GET", `/api/draft/${id}`)).body.draft;
+    for (const [changed, error] of oversized(draftInput())) {
+      const before = await rowCounts(app.database.db);
+      const answer = await call(keyA, "PUT", `/api/draft/${id}`, changed);
+      expect(answer.status, error).toBe(400);
+      expect(answer.body).toEqual({ success: false, error });
+      expect(await rowCounts(app.database.db)).toEqual(before);
+    }
+    expect((await call(keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
+  });
+
   it("refuses to execute an unpaid draft (409) and to pay without a chain (503)", async () => {
     const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
     const execute = await call(keyA, "POST", `/api/draft/${body.draftId}/execute`);
@@ -192,6 +266,97 @@ describe("drafts", () => {
     const pay = await call(keyA, "POST", `/api/draft/${body.draftId}/payment`);
     expect(pay.status).toBe(503);
     expect(pay.body.error).toBe("chain unavailable");
+  });
+});
+
+describe("the open drafts quota", () => {
+  it("refuses a draft past the 50 open ones with 409, saying what to do, and writes nothing", async () => {
+    const owner = await app.auth.mintKey("user");
+    const ids: string[] = [];
+    for (let i = 0; i < QUOTAS.openDrafts; i++) {
+      const created = await call(owner, "POST", "/api/draft/create", draftInput());
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      ids.push(created.body.draftId as string);
+    }
+    const before = await rowCounts(app.database.db);
+    const refused = await call(owner, "POST", "/api/draft/create", draftInput());
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      success: false,
+      error:
+        "You already have 50 open drafts, the most one key may keep: delete a draft you no longer need, or launch one, then try again",
+    });
+    expect(await rowCounts(app.database.db)).toEqual(before);
+
+    expect((await call(owner, "DELETE", `/api/draft/${ids[0]}`)).status).toBe(200);
+    expect((await call(owner, "POST", "/api/draft/create", draftInput())).status).toBe(200);
+  });
+
+  it("gives the last free place to one of several requests arriving at once", async () => {
+    const owner = await app.auth.mintKey("user");
+    for (let i = 0; i < QUOTAS.openDrafts - 1; i++)
+      await call(owner, "POST", "/api/draft/create", draftInput());
+    // Straight to the service: little work before each transaction, so they overlap.
+    const userId = (await app.auth.authenticate(owner))?.id ?? "";
+    const input = draftInputSchema.parse({ tokenInfo: draftInput().tokenInfo });
+    // Open the connections first (on Postgres), so that no transaction waits for one.
+    await Promise.all(
+      Array.from({ length: 8 }, () => app.database.db.execute(sql`select pg_sleep(0.05)`)),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        app.drafts.create(userId, input).then(
+          () => ({ status: 200 }),
+          (error: { statusCode?: number }) => ({ status: error.statusCode }),
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+  });
+
+  it("does not count another user's drafts", async () => {
+    expect(QUOTAS.openDrafts).toBe(50);
+    const fresh = await app.auth.mintKey("user");
+    expect((await call(fresh, "POST", "/api/draft/create", draftInput())).status).toBe(200);
+  });
+});
+
+describe("a draft and its keys are written together", () => {
+  /** The vault writes the keys, then the connection fails before the commit. */
+  const failAfterStoring = () => {
+    const store = app.vault.store.bind(app.vault);
+    return vi.spyOn(app.vault, "store").mockImplementationOnce(async (...args) => {
+      await store(...args);
+      throw new Error("connection lost");
+    });
+  };
+
+  it("leaves no draft and no key behind when storing the keys fails on create", async () => {
+    const before = await rowCounts(app.database.db);
+    const listed = ((await call(keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length;
+    const spy = failAfterStoring();
+    const answer = await call(keyA, "POST", "/api/draft/create", draftInput());
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(await rowCounts(app.database.db)).toEqual(before);
+    expect(((await call(keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length).toBe(
+      listed,
+    );
+  });
+
+  it("leaves the draft as it was and stores no new key when the update fails", async () => {
+    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const id = body.draftId as string;
+    const saved = (await call(keyA, "GET", `/api/draft/${id}`)).body.draft;
+    const before = await rowCounts(app.database.db);
+    const spy = vi
+      .spyOn(app.drafts.repository, "updateIf")
+      .mockRejectedValueOnce(new Error("connection lost"));
+    const answer = await call(keyA, "PUT", `/api/draft/${id}`, draftInput());
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(await rowCounts(app.database.db)).toEqual(before);
+    expect((await call(keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
   });
 });
 

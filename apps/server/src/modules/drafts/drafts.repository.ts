@@ -1,24 +1,71 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { chainSends, drafts, launches, payments } from "../../db/schema.ts";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lte,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { drafts, launches, payments } from "../../db/schema.ts";
 
 export type DraftRow = typeof drafts.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
-export type SendRow = typeof chainSends.$inferSelect;
 export type DraftStatusValue = DraftRow["status"];
+/** What deciding an expired draft's visibility reads: its addresses. */
+export type AddressesRow = Pick<DraftRow, "id" | "deployerAddress" | "walletConfig">;
+
+/** Statuses whose drafts expire (SPEC: unpaid drafts, and launched ones once emptied). */
+const EXPIRING: DraftStatusValue[] = ["draft", "executed"];
 
 export class DraftsRepository {
   constructor(readonly db: Db) {}
 
-  async insert(values: typeof drafts.$inferInsert): Promise<DraftRow> {
-    const [row] = await this.db.insert(drafts).values(values).returning();
+  /** Runs `work` in one transaction: every write given its `tx` commits or none does. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async insert(values: typeof drafts.$inferInsert, tx?: Tx): Promise<DraftRow> {
+    const [row] = await (tx ?? this.db).insert(drafts).values(values).returning();
     if (!row) throw new Error("draft insert returned nothing");
     return row;
   }
 
+  /**
+   * The owner's open drafts: waiting for or holding its payment, or not yet expired (an expired
+   * draft is hidden from the list, so it must not hold a place either).
+   */
+  async countOpen(ownerId: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(drafts)
+      .where(
+        and(
+          eq(drafts.ownerId, ownerId),
+          isNull(drafts.deletedAt),
+          or(
+            inArray(drafts.status, ["pending_payment", "paid"]),
+            and(
+              eq(drafts.status, "draft"),
+              or(isNull(drafts.expiresAt), gt(drafts.expiresAt, sql`now()`)),
+            ),
+          ),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
   /** The owner's live draft, or undefined (another user's id reads as absent). */
-  async findOwned(id: string, ownerId: string): Promise<DraftRow | undefined> {
-    const [row] = await this.db
+  async findOwned(id: string, ownerId: string, tx?: Tx): Promise<DraftRow | undefined> {
+    const [row] = await (tx ?? this.db)
       .select()
       .from(drafts)
       .where(and(eq(drafts.id, id), eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt)))
@@ -31,12 +78,62 @@ export class DraftsRepository {
     return row;
   }
 
-  async listOwned(ownerId: string): Promise<DraftRow[]> {
+  /** The owner's live drafts that have expired by `now`: only what deciding visibility needs. */
+  async expiredOwned(ownerId: string, now: Date): Promise<AddressesRow[]> {
     return this.db
-      .select()
+      .select({
+        id: drafts.id,
+        deployerAddress: drafts.deployerAddress,
+        walletConfig: drafts.walletConfig,
+      })
       .from(drafts)
-      .where(and(eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt)))
-      .orderBy(desc(drafts.updatedAt));
+      .where(
+        and(
+          eq(drafts.ownerId, ownerId),
+          isNull(drafts.deletedAt),
+          inArray(drafts.status, EXPIRING),
+          lte(drafts.expiresAt, now),
+        ),
+      );
+  }
+
+  /**
+   * One page of the owner's visible drafts (unexpired by `now`, or among `keep`), newest change
+   * first, and how many there are in all. Rows come without the logo (`tokenInfo.image`): the
+   * list links it by `logoHash`.
+   */
+  async pageVisible(
+    ownerId: string,
+    { now, keep, limit, offset }: { now: Date; keep: string[]; limit: number; offset: number },
+  ): Promise<{ rows: DraftRow[]; total: number }> {
+    const live = or(
+      notInArray(drafts.status, EXPIRING),
+      isNull(drafts.expiresAt),
+      gt(drafts.expiresAt, now),
+      keep.length > 0 ? inArray(drafts.id, keep) : undefined,
+    );
+    const where: SQL | undefined = and(eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt), live);
+    const [rows, [counted]] = await Promise.all([
+      this.db
+        .select({ ...getTableColumns(drafts), tokenInfo: sql`${drafts.tokenInfo} - 'image'` })
+        .from(drafts)
+        .where(where)
+        .orderBy(desc(drafts.updatedAt), desc(drafts.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ total: count() }).from(drafts).where(where),
+    ]);
+    return { rows, total: counted?.total ?? 0 };
+  }
+
+  /** The logo data URL of a live draft with this logo hash, if any. */
+  async findLogo(hash: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ image: sql<string | null>`${drafts.tokenInfo}->>'image'` })
+      .from(drafts)
+      .where(and(eq(drafts.logoHash, hash), isNull(drafts.deletedAt)))
+      .limit(1);
+    return row?.image ?? undefined;
   }
 
   /** Writes only while the draft is in one of `statuses`; answers the row, or undefined. */
@@ -45,8 +142,9 @@ export class DraftsRepository {
     ownerId: string,
     statuses: DraftStatusValue[],
     values: Partial<typeof drafts.$inferInsert>,
+    tx?: Tx,
   ): Promise<DraftRow | undefined> {
-    const [row] = await this.db
+    const [row] = await (tx ?? this.db)
       .update(drafts)
       .set({ ...values, updatedAt: sql`now()` })
       .where(
@@ -69,15 +167,6 @@ export class DraftsRepository {
   async paymentsByIds(ids: string[]): Promise<PaymentRow[]> {
     if (ids.length === 0) return [];
     return this.db.select().from(payments).where(inArray(payments.id, ids));
-  }
-
-  async refundsForDrafts(draftIds: string[]): Promise<SendRow[]> {
-    if (draftIds.length === 0) return [];
-    return this.db
-      .select()
-      .from(chainSends)
-      .where(and(inArray(chainSends.draftId, draftIds), eq(chainSends.kind, "refund")))
-      .orderBy(chainSends.createdAt);
   }
 
   async launchTokens(

@@ -3,9 +3,11 @@ import {
   createDraftRoute,
   deleteDraftRoute,
   draftIdParamsSchema,
+  draftLogoRoute,
   draftSummaryRoute,
   executeDraftRoute,
   getDraftRoute,
+  listDraftsQuerySchema,
   listDraftsRoute,
   paymentStatusRoute,
   startPaymentRoute,
@@ -14,6 +16,7 @@ import {
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser } from "../../lib/access.ts";
+import { BadRequestError, NotFoundError } from "../../lib/errors.ts";
 import type { LaunchService } from "../launch/launch.service.ts";
 import type { LaunchPlanService } from "../launch/launch-plan.service.ts";
 import { type DraftsService, draftNotFound } from "./drafts.service.ts";
@@ -49,10 +52,36 @@ export const draftsRoutes =
       method: listDraftsRoute.method,
       url: listDraftsRoute.path,
       config: { access: listDraftsRoute.access },
-      handler: async (request) => ({
-        success: true as const,
-        drafts: await drafts.list(requireUser(request).id),
-      }),
+      handler: async (request) => {
+        const query = listDraftsQuerySchema.safeParse(request.query);
+        if (!query.success) throw new BadRequestError(query.error.issues[0]?.message ?? "bad page");
+        return {
+          success: true as const,
+          ...(await drafts.list(requireUser(request).id, query.data.page)),
+        };
+      },
+    });
+
+    app.route({
+      method: draftLogoRoute.method,
+      url: draftLogoRoute.path,
+      config: { access: draftLogoRoute.access },
+      handler: async (request, reply) => {
+        const { hash } = request.params as { hash: string };
+        const logo = await drafts.logo(hash);
+        if (!logo) throw new NotFoundError("Logo not found");
+        // Content-addressed: the bytes behind a hash never change.
+        const etag = `"${hash}"`;
+        reply
+          .header("cache-control", "public, max-age=31536000, immutable")
+          .header("etag", etag)
+          // The web app may live on another allowed origin (VITE_API_BASE).
+          .header("cross-origin-resource-policy", "cross-origin");
+        const match = request.headers["if-none-match"];
+        if (match?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag))
+          return reply.status(304).send();
+        return reply.type(logo.contentType).send(logo.bytes);
+      },
     });
 
     app.route({

@@ -1,8 +1,11 @@
 import { getBalances } from "@bundler/chain";
 import {
+  DRAFTS_PAGE_SIZE,
   type Draft,
+  type DraftSummary,
   draftInputSchema,
   launchReadinessError,
+  QUOTAS,
   type TokenInfo,
   type WalletConfig,
 } from "@bundler/shared";
@@ -12,8 +15,11 @@ import type { z } from "zod";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
-import { toDraft } from "./draft-presenter.ts";
-import type { DraftRow, DraftsRepository } from "./drafts.repository.ts";
+import { lockUser } from "../../lib/quota.ts";
+import { toDraft, toDraftSummary } from "./draft-presenter.ts";
+import type { AddressesRow, DraftRow, DraftsRepository } from "./drafts.repository.ts";
+import { decodeServableLogo, LOGO_HASH_PATTERN, logoHashOf } from "./logo.ts";
+import type { PaymentRefunds } from "./payment-refunds.ts";
 
 /** A draft expires this long after its last update, unless its wallets hold money. */
 export const DRAFT_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -34,12 +40,26 @@ const LOCKED: Record<string, string> = {
 
 export const draftNotFound = () => new NotFoundError("Draft not found");
 
+export interface DraftPage {
+  drafts: DraftSummary[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
 export class DraftsService {
   constructor(
     readonly repository: DraftsRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
+    /** Each draft's refunds (the payment side of the module fills it in). */
+    private readonly refunds?: Pick<PaymentRefunds, "forDrafts">,
   ) {}
+
+  /** Every draft's refunds, by draft id. */
+  private refundsOf(ids: string[]): Promise<Map<string, Draft["refunds"]>> {
+    return this.refunds ? this.refunds.forDrafts(ids) : Promise.resolve(new Map());
+  }
 
   /** Splits input into what the row holds and the keys the vault holds; checks every key. */
   private split(input: ParsedDraftInput) {
@@ -88,14 +108,26 @@ export class DraftsService {
 
   async create(ownerId: string, input: ParsedDraftInput): Promise<Draft> {
     const { deployerAddress, walletConfig, keys } = this.split(input);
-    const row = await this.repository.insert({
-      ownerId,
-      tokenInfo: input.tokenInfo,
-      deployerAddress,
-      walletConfig,
-      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
+    const row = await this.repository.transaction(async (tx) => {
+      await lockUser(tx, ownerId);
+      if ((await this.repository.countOpen(ownerId, tx)) >= QUOTAS.openDrafts)
+        throw new ConflictError(
+          `You already have ${QUOTAS.openDrafts} open drafts, the most one key may keep: delete a draft you no longer need, or launch one, then try again`,
+        );
+      const row = await this.repository.insert(
+        {
+          ownerId,
+          tokenInfo: input.tokenInfo,
+          logoHash: logoHashOf(input.tokenInfo.image),
+          deployerAddress,
+          walletConfig,
+          expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
+        },
+        tx,
+      );
+      await this.vault.store(keys, { ownerId, draftId: row.id }, tx);
+      return row;
     });
-    await this.vault.store(keys, { ownerId, draftId: row.id });
     return this.present(row);
   }
 
@@ -103,23 +135,32 @@ export class DraftsService {
     const current = await this.owned(ownerId, id);
     if (LOCKED[current.status]) throw new ConflictError(LOCKED[current.status] as string);
     const { deployerAddress, walletConfig, keys } = this.split(input);
-    // Keys first: a key the draft names is always in the vault.
     const existing = await this.vault.forDraft(id, ["deployer", "bundle", "tip"]);
     const known = new Set(existing.map((k) => `${k.purpose}:${k.address.toLowerCase()}`));
     const fresh = keys.filter(
       (k) => !known.has(`${k.purpose}:${privateKeyToAccount(k.privateKey).address.toLowerCase()}`),
     );
-    await this.vault.store(fresh, { ownerId, draftId: id });
-    const row = await this.repository.updateIf(id, ownerId, ["draft", "pending_payment", "paid"], {
-      tokenInfo: input.tokenInfo,
-      deployerAddress,
-      walletConfig,
-      expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
-    });
-    if (!row) {
-      const now = await this.owned(ownerId, id);
+    // The fresh keys and the row that names them commit together, or neither does.
+    const row = await this.repository.transaction(async (tx) => {
+      await this.vault.store(fresh, { ownerId, draftId: id }, tx);
+      const row = await this.repository.updateIf(
+        id,
+        ownerId,
+        ["draft", "pending_payment", "paid"],
+        {
+          tokenInfo: input.tokenInfo,
+          logoHash: logoHashOf(input.tokenInfo.image),
+          deployerAddress,
+          walletConfig,
+          expiresAt: new Date(Date.now() + DRAFT_LIFETIME_MS),
+        },
+        tx,
+      );
+      if (row) return row;
+      const now = await this.repository.findOwned(id, ownerId, tx);
+      if (!now) throw draftNotFound();
       throw new ConflictError(LOCKED[now.status] ?? "This draft changed meanwhile, try again");
-    }
+    });
     return this.present(row);
   }
 
@@ -153,32 +194,41 @@ export class DraftsService {
   }
 
   /**
-   * Every live draft of the owner; an expired one stays while its wallets hold money. Expiry
-   * applies to unpaid drafts and to launched ones (whose wallets may hold the launched token);
-   * a draft with a payment or a launch in flight never expires.
+   * One page of the owner's live drafts, newest change first; an expired one stays while its
+   * wallets hold money. Expiry applies to unpaid drafts and to launched ones (whose wallets may
+   * hold the launched token); a draft with a payment or a launch in flight never expires.
+   * Paging is exact: every expired draft is judged first, in one batched chain read, and only
+   * then is the visible set counted and cut into pages by the database.
    */
-  async list(ownerId: string): Promise<Draft[]> {
-    const rows = await this.repository.listOwned(ownerId);
-    const now = Date.now();
-    const expired = rows.filter(
-      (row) =>
-        (row.status === "draft" || row.status === "executed") &&
-        row.expiresAt &&
-        row.expiresAt.getTime() <= now,
-    );
-    const keep = new Set(await this.holdingMoney(expired));
-    const visible = rows.filter((row) => !expired.includes(row) || keep.has(row.id));
-    return this.presentMany(visible);
+  async list(ownerId: string, page: number): Promise<DraftPage> {
+    const now = new Date();
+    const expired = await this.repository.expiredOwned(ownerId, now);
+    const keep = await this.holdingMoney(expired);
+    const { rows, total } = await this.repository.pageVisible(ownerId, {
+      now,
+      keep,
+      limit: DRAFTS_PAGE_SIZE,
+      offset: (page - 1) * DRAFTS_PAGE_SIZE,
+    });
+    return { drafts: await this.summarize(rows), total, page, pageSize: DRAFTS_PAGE_SIZE };
+  }
+
+  /** A live draft's logo by the hash in its URL: bytes and type, or null when none is served. */
+  async logo(hash: string): Promise<{ contentType: string; bytes: Buffer } | null> {
+    if (!LOGO_HASH_PATTERN.test(hash)) return null;
+    const image = await this.repository.findLogo(hash);
+    // The hash is checked again: a stale column never serves another image.
+    return image && logoHashOf(image) === hash ? decodeServableLogo(image) : null;
   }
 
   /**
    * Expired drafts whose wallets still hold BNB, or the token their draft launched: they are
    * kept. Any read that fails keeps every draft (unsure = kept).
    */
-  private async holdingMoney(rows: DraftRow[]): Promise<string[]> {
+  private async holdingMoney(rows: AddressesRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
     if (!this.chain) return rows.map((row) => row.id);
-    const addressesOf = (row: DraftRow) => {
+    const addressesOf = (row: AddressesRow) => {
       const config = row.walletConfig as StoredWalletConfig;
       return [row.deployerAddress, config.tipPayer, ...config.wallets.map((w) => w.address)].filter(
         (a): a is Address => Boolean(a),
@@ -235,12 +285,28 @@ export class DraftsService {
     return draft as Draft;
   }
 
+  /** Rows to the list's shape: no keys, so nothing is decrypted. */
+  private async summarize(rows: DraftRow[]): Promise<DraftSummary[]> {
+    const [paymentRows, refunds] = await Promise.all([
+      this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
+      this.refundsOf(rows.map((r) => r.id)),
+    ]);
+    const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
+    return rows.map((row) =>
+      toDraftSummary(
+        row,
+        row.paymentId ? paymentsById.get(row.paymentId) : undefined,
+        refunds.get(row.id) ?? [],
+      ),
+    );
+  }
+
   /** Rows to the contract's shape, keys decrypted for their owner. */
   async presentMany(rows: DraftRow[]): Promise<Draft[]> {
     const ids = rows.map((r) => r.id);
-    const [paymentRows, refundRows] = await Promise.all([
+    const [paymentRows, refunds] = await Promise.all([
       this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
-      this.repository.refundsForDrafts(ids),
+      this.refundsOf(ids),
     ]);
     const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
     return Promise.all(
@@ -252,13 +318,7 @@ export class DraftsService {
           )?.privateKey ?? "";
         const config = row.walletConfig as StoredWalletConfig;
         const payment = row.paymentId ? paymentsById.get(row.paymentId) : undefined;
-        return toDraft(
-          row,
-          config,
-          keyOf,
-          payment,
-          refundRows.filter((r) => r.draftId === row.id),
-        );
+        return toDraft(row, config, keyOf, payment, refunds.get(row.id) ?? []);
       }),
     );
   }

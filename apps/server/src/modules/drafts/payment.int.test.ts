@@ -1,15 +1,24 @@
-import type { Draft } from "@bundler/shared";
-import { eq } from "drizzle-orm";
-import { type Address, formatEther, type Hex, parseEther } from "viem";
+import { startCountingProxy } from "@bundler/chain";
+import { type Draft, QUOTAS } from "@bundler/shared";
+import { eq, inArray, sql } from "drizzle-orm";
+import {
+  type Address,
+  createPublicClient,
+  formatEther,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chainSends, drafts, payments } from "../../db/schema.ts";
+import { chainTxs, drafts, payments } from "../../db/schema.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller, draftInput, payerOn } from "../../test/drafts-api.ts";
-import { PaymentRepository } from "./payment.repository.ts";
-import { PaymentWatcher } from "./payment.watcher.ts";
+import { freshWatcher } from "../../test/payment-watcher.ts";
+import { rowCounts } from "../../test/row-counts.ts";
 
 let testChain: TestChain;
 let chain: ChainContext;
@@ -43,11 +52,7 @@ const call = apiCaller(
 const payer = () => payerOn(testChain);
 const balance = (address: Address) => chain.client.getBalance({ address });
 
-const watcher = (onPaid?: () => void) =>
-  new PaymentWatcher(new PaymentRepository(app.database.db), app.vault, chain, {
-    treasury,
-    ...(onPaid ? { onPaid } : {}),
-  });
+const watcher = (onPaid?: () => void) => freshWatcher(app, chain, treasury, onPaid);
 
 const newDraft = async () => {
   const { body } = await call("POST", "/api/draft/create", draftInput());
@@ -74,10 +79,39 @@ const passed = async (ms: number) => {
   while (Date.now() <= ms + 5) await new Promise((resolve) => setTimeout(resolve, 50));
 };
 
-const refundSends = async (draftId: string) =>
-  (await app.database.db.select().from(chainSends).where(eq(chainSends.draftId, draftId))).filter(
-    (s) => s.kind === "refund",
-  );
+const refundSends = async (draftId: string) => {
+  const ids = (
+    await app.database.db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.draftId, draftId))
+  ).map((row) => row.id);
+  if (ids.length === 0) return [];
+  return (
+    await app.database.db.select().from(chainTxs).where(inArray(chainTxs.subject, ids))
+  ).filter((t) => t.purpose === "payment-refund");
+};
+
+/**
+ * Ticks fresh watchers (as restarts would), a block apart, until every payment's money is
+ * settled: refunds and sweeps are mined, not just sent.
+ */
+const settle = async () => {
+  for (let i = 0; i < 30; i++) {
+    await watcher().tick();
+    const unsettled = await app.database.db.select().from(payments);
+    const open = await app.database.db.select().from(chainTxs);
+    if (
+      unsettled.every((p) => p.status === "open" || p.settledAt) &&
+      open.every((t) => t.status !== "signed" && t.status !== "sent")
+    )
+      return;
+    const block = await chain.client.getBlockNumber();
+    while ((await chain.client.getBlockNumber()) === block)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("payments did not settle");
+};
 
 describe("launch fee payment", () => {
   it("credits a payment exactly once across concurrent ticks and a restart, and sweeps the fee", async () => {
@@ -92,6 +126,7 @@ describe("launch fee payment", () => {
     const first = watcher(() => credited++);
     await Promise.all([first.tick(), first.tick()]);
     await watcher(() => credited++).tick(); // a "restarted" process
+    await settle();
     expect(credited).toBe(1);
     const status = await call("GET", `/api/draft/${id}/payment/status`);
     expect(status.body).toMatchObject({ isPaid: true, status: "paid" });
@@ -144,6 +179,7 @@ describe("launch fee payment", () => {
     const before = await balance(account.address);
     const { gas } = await pay(address, FEE);
     await watcher().tick();
+    await settle();
     const lost = before - (await balance(account.address)) - gas;
     expect(lost > 0n && lost <= REFUND_GAS_MAX).toBe(true);
     const [refund] = (await draftOf(id)).refunds;
@@ -186,6 +222,7 @@ describe("launch fee payment", () => {
     const before = await balance(account.address);
     const { gas } = await pay(address, FEE);
     await watcher().tick();
+    await settle();
     const lost = before - (await balance(account.address)) - gas;
     expect(lost > 0n && lost <= REFUND_GAS_MAX).toBe(true);
     const draft = await draftOf(id);
@@ -200,7 +237,9 @@ describe("launch fee payment", () => {
     expect(draft.refunds[0]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     // A second watcher (restart) never refunds twice.
     await watcher().tick();
-    expect((await refundSends(id)).filter((s) => s.status !== "failed")).toHaveLength(1);
+    expect(
+      (await refundSends(id)).filter((s) => s.status === "mined" || s.status === "sent"),
+    ).toHaveLength(1);
   });
 
   it("credits an overpayment and refunds the excess to its sender, shown on the draft", async () => {
@@ -211,6 +250,7 @@ describe("launch fee payment", () => {
     const before = await balance(account.address);
     const { gas, hash } = await pay(address, FEE * 3n);
     await watcher().tick();
+    await settle();
     const draft = await draftOf(id);
     expect(draft.status).toBe("paid");
     const spent = before - (await balance(account.address)) - gas;
@@ -268,6 +308,64 @@ describe("paying for a draft", () => {
   });
 });
 
+describe("starting a payment", () => {
+  it("stores the payment key only together with the payment and the draft's move to pending", async () => {
+    const id = await newDraft();
+    const before = await rowCounts(app.database.db);
+    const store = app.vault.store.bind(app.vault);
+    const spy = vi.spyOn(app.vault, "store").mockImplementationOnce(async (...args) => {
+      await store(...args);
+      throw new Error("connection lost");
+    });
+    const answer = await call("POST", `/api/draft/${id}/payment`);
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(await rowCounts(app.database.db)).toEqual(before);
+    expect((await draftOf(id)).status).toBe("draft");
+  });
+});
+
+describe("the open payments quota", () => {
+  it("refuses a sixth open payment with 409, saying what to do, and writes nothing", async () => {
+    const owner = await app.auth.mintKey("user");
+    const as = (method: "GET" | "POST", url: string, payload?: unknown) =>
+      call(method, url, payload, owner);
+    const drafts: string[] = [];
+    for (let i = 0; i <= QUOTAS.openPayments; i++)
+      drafts.push((await as("POST", "/api/draft/create", draftInput())).body.draftId as string);
+    for (const id of drafts.slice(0, QUOTAS.openPayments))
+      expect((await as("POST", `/api/draft/${id}/payment`)).status).toBe(200);
+
+    const last = drafts[QUOTAS.openPayments] as string;
+    const before = await rowCounts(app.database.db);
+    const refused = await as("POST", `/api/draft/${last}/payment`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      success: false,
+      error:
+        "You already have 5 launch-fee payments open, the most one key may keep: pay or cancel one of them, then try again",
+    });
+    expect(await rowCounts(app.database.db)).toEqual(before);
+    expect(((await as("GET", `/api/draft/${last}`)).body.draft as Draft).status).toBe("draft");
+
+    expect((await as("POST", `/api/draft/${drafts[0]}/payment/cancel`)).status).toBe(200);
+    expect((await as("POST", `/api/draft/${last}/payment`)).status).toBe(200);
+  });
+
+  it("answers an open payment's address again even at the limit", async () => {
+    expect(QUOTAS.openPayments).toBe(5);
+    const owner = await app.auth.mintKey("user");
+    const drafts: string[] = [];
+    for (let i = 0; i < QUOTAS.openPayments; i++) {
+      const { body } = await call("POST", "/api/draft/create", draftInput(), owner);
+      drafts.push(body.draftId as string);
+      await call("POST", `/api/draft/${body.draftId}/payment`, undefined, owner);
+    }
+    const again = await call("POST", `/api/draft/${drafts[0]}/payment`, undefined, owner);
+    expect(again.status).toBe(200);
+  });
+});
+
 describe("resuming a payment", () => {
   it("lets a draft waiting for its payment be saved, and paying it again answers the same address", async () => {
     const id = await newDraft();
@@ -294,6 +392,7 @@ describe("resuming a payment", () => {
     const { account, pay } = await payer();
     await pay(old, FEE);
     await watcher().tick();
+    await settle();
     const draft = await draftOf(id);
     expect(draft.status).toBe("pending_payment");
     expect(draft.refunds).toHaveLength(1);
@@ -318,5 +417,41 @@ describe("resuming a payment", () => {
     expect(again.body.error).toMatch(/being checked/);
     await watcher().tick();
     expect((await draftOf(id)).status).toBe("paid");
+  });
+});
+
+describe("watching payment addresses", () => {
+  it("leaves settled payments alone: an idle tick reads no balance and writes no payment", async () => {
+    const ids = await Promise.all(Array.from({ length: 12 }, () => newDraft()));
+    for (const id of ids) {
+      await startPayment(id);
+      expect((await call("POST", `/api/draft/${id}/payment/cancel`)).status).toBe(200);
+    }
+    // Earlier tests' payments still open close too: only settled money is left.
+    await app.database.db
+      .update(payments)
+      .set({ status: "expired", closedAt: new Date() })
+      .where(eq(payments.status, "open"));
+    await settle();
+    const proxy = await startCountingProxy(testChain.local.builderUrl);
+    try {
+      const counted = {
+        ...chain,
+        rpcUrl: proxy.url,
+        client: createPublicClient({ transport: http(proxy.url), cacheTime: 0 }) as PublicClient,
+      };
+      const versions = async () =>
+        (await app.database.db.execute(sql`select id, xmin::text as v from payments order by id`))
+          .rows;
+      const before = await versions();
+      proxy.reset();
+      await freshWatcher(app, counted, treasury).tick();
+      const methods = proxy.seen.flatMap((request) => request.methods);
+      expect(methods).not.toContain("eth_call");
+      expect(methods).not.toContain("eth_getBalance");
+      expect(await versions()).toEqual(before);
+    } finally {
+      await proxy.close();
+    }
   });
 });

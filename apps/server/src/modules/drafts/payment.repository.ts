@@ -1,20 +1,28 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { chainSends, drafts, paymentDeposits, payments } from "../../db/schema.ts";
-import type { PaymentRow, SendRow } from "./drafts.repository.ts";
+import type { Db, Tx } from "../../db/client.ts";
+import { drafts, paymentDeposits, payments } from "../../db/schema.ts";
+import type { PaymentRow } from "./drafts.repository.ts";
 
 export type DepositRow = typeof paymentDeposits.$inferSelect;
 
-/** How long a closed payment address is still watched for late transfers. */
+/** How long a closed payment address is still scanned for late transfers. */
 export const LATE_WATCH_MS = 7 * 24 * 3600 * 1000;
 
 export class PaymentRepository {
   constructor(readonly db: Db) {}
 
-  async insert(values: typeof payments.$inferInsert): Promise<PaymentRow> {
-    const [row] = await this.db.insert(payments).values(values).returning();
+  async insert(values: typeof payments.$inferInsert, tx?: Tx): Promise<PaymentRow> {
+    const [row] = await (tx ?? this.db).insert(payments).values(values).returning();
     if (!row) throw new Error("payment insert returned nothing");
     return row;
+  }
+
+  async countOpen(ownerId: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payments)
+      .where(and(eq(payments.ownerId, ownerId), eq(payments.status, "open")));
+    return row?.n ?? 0;
   }
 
   async byId(id: string): Promise<PaymentRow | undefined> {
@@ -22,18 +30,31 @@ export class PaymentRepository {
     return row;
   }
 
-  /** Open payments, and closed ones recent enough that money may still arrive or be unsettled. */
-  async watched(): Promise<PaymentRow[]> {
+  /**
+   * The addresses whose incoming transfers the block scan records: open ones, unsettled ones,
+   * and closed ones recent enough that a late transfer may still come (two columns only: the
+   * scan just matches addresses).
+   */
+  async scanSet(): Promise<Array<{ id: string; address: string; scanFromBlock: bigint }>> {
     return this.db
-      .select()
+      .select({ id: payments.id, address: payments.address, scanFromBlock: payments.scanFromBlock })
       .from(payments)
       .where(
         or(
           eq(payments.status, "open"),
-          and(eq(payments.status, "paid"), isNull(payments.sweptAt)),
+          isNull(payments.settledAt),
           gt(payments.createdAt, new Date(Date.now() - LATE_WATCH_MS)),
         ),
       );
+  }
+
+  /** The payments that need a look this pass: open, or holding money not yet settled. */
+  async active(): Promise<PaymentRow[]> {
+    return this.db
+      .select()
+      .from(payments)
+      .where(or(eq(payments.status, "open"), isNull(payments.settledAt)))
+      .orderBy(asc(payments.createdAt));
   }
 
   /**
@@ -85,29 +106,16 @@ export class PaymentRepository {
     });
   }
 
-  async setBalances(entries: Array<{ id: string; balance: bigint }>, scanFrom?: bigint) {
-    for (const { id, balance } of entries) {
+  /** Writes only the balances that changed. */
+  async setBalances(entries: Array<{ payment: PaymentRow; balance: bigint }>): Promise<void> {
+    for (const { payment, balance } of entries) {
+      if (BigInt(payment.lastBalance) === balance) continue;
       await this.db
         .update(payments)
-        .set({
-          lastBalance: balance.toString(),
-          ...(scanFrom !== undefined ? { scanFromBlock: scanFrom } : {}),
-        })
-        .where(eq(payments.id, id));
+        .set({ lastBalance: balance.toString() })
+        .where(eq(payments.id, payment.id));
+      payment.lastBalance = balance.toString();
     }
-  }
-
-  async setScanFrom(ids: string[], block: bigint): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.update(payments).set({ scanFromBlock: block }).where(inArray(payments.id, ids));
-  }
-
-  async deposits(paymentId: string): Promise<DepositRow[]> {
-    return this.db
-      .select()
-      .from(paymentDeposits)
-      .where(eq(paymentDeposits.paymentId, paymentId))
-      .orderBy(asc(paymentDeposits.blockNumber));
   }
 
   async depositsOf(paymentIds: string[]): Promise<DepositRow[]> {
@@ -119,63 +127,55 @@ export class PaymentRepository {
       .orderBy(asc(paymentDeposits.blockNumber));
   }
 
+  /** Records a deposit once; a new one makes its payment unsettled again. */
   async insertDeposit(values: typeof paymentDeposits.$inferInsert): Promise<boolean> {
-    const rows = await this.db
-      .insert(paymentDeposits)
-      .values(values)
-      .onConflictDoNothing()
-      .returning({ txHash: paymentDeposits.txHash });
-    return rows.length > 0;
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(paymentDeposits)
+        .values(values)
+        .onConflictDoNothing()
+        .returning({ txHash: paymentDeposits.txHash });
+      if (rows.length === 0) return false;
+      await tx.update(payments).set({ settledAt: null }).where(eq(payments.id, values.paymentId));
+      return true;
+    });
   }
 
-  async insertSend(values: typeof chainSends.$inferInsert): Promise<SendRow> {
-    const [row] = await this.db.insert(chainSends).values(values).returning();
-    if (!row) throw new Error("send insert returned nothing");
-    return row;
-  }
-
-  async setSend(id: string, values: Partial<typeof chainSends.$inferInsert>): Promise<void> {
-    await this.db
-      .update(chainSends)
-      .set({ ...values, updatedAt: sql`now()` })
-      .where(eq(chainSends.id, id));
-  }
-
-  async unfinishedSends(): Promise<SendRow[]> {
-    return this.db
-      .select()
-      .from(chainSends)
-      .where(inArray(chainSends.status, ["signed", "sent"]))
-      .orderBy(asc(chainSends.nonce));
-  }
-
-  /** Claims a deposit's refund for one send; false when another already claimed it. */
-  async claimRefund(txHash: string, sendId: string): Promise<boolean> {
-    const rows = await this.db
-      .update(paymentDeposits)
-      .set({ refundSendId: sendId })
-      .where(and(eq(paymentDeposits.txHash, txHash), isNull(paymentDeposits.refundSendId)))
-      .returning({ txHash: paymentDeposits.txHash });
-    return rows.length > 0;
-  }
-
-  async releaseRefund(sendId: string): Promise<void> {
+  /** The deposit's refundable part stays at the payment address, for `reason`. */
+  async hold(txHash: string, reason: string): Promise<void> {
     await this.db
       .update(paymentDeposits)
-      .set({ refundSendId: null })
-      .where(eq(paymentDeposits.refundSendId, sendId));
+      .set({ heldReason: reason })
+      .where(and(eq(paymentDeposits.txHash, txHash), isNull(paymentDeposits.heldReason)));
   }
 
-  async claimSweep(paymentId: string): Promise<boolean> {
-    const rows = await this.db
+  async markSwept(paymentId: string): Promise<void> {
+    await this.db
       .update(payments)
       .set({ sweptAt: sql`now()` })
-      .where(and(eq(payments.id, paymentId), isNull(payments.sweptAt)))
-      .returning({ id: payments.id });
-    return rows.length > 0;
+      .where(and(eq(payments.id, paymentId), isNull(payments.sweptAt)));
   }
 
-  async releaseSweep(paymentId: string): Promise<void> {
-    await this.db.update(payments).set({ sweptAt: null }).where(eq(payments.id, paymentId));
+  /**
+   * Nothing left to do with this payment's money, judged on `depositsSeen` deposits: a deposit
+   * recorded meanwhile (another worker's scan) keeps it unsettled.
+   */
+  async settle(paymentId: string, depositsSeen: number): Promise<void> {
+    await this.db
+      .update(payments)
+      .set({ settledAt: sql`now()` })
+      .where(
+        and(
+          eq(payments.id, paymentId),
+          isNull(payments.settledAt),
+          sql`(select count(*) from ${paymentDeposits} where ${paymentDeposits.paymentId} = ${paymentId}) = ${depositsSeen}`,
+        ),
+      );
+  }
+
+  /** Every payment of these drafts (refunds are shown on the draft). */
+  async ofDrafts(draftIds: string[]): Promise<PaymentRow[]> {
+    if (draftIds.length === 0) return [];
+    return this.db.select().from(payments).where(inArray(payments.draftId, draftIds));
   }
 }

@@ -1,9 +1,10 @@
-import { PAYMENT_WINDOW_SECONDS } from "@bundler/shared";
+import { PAYMENT_WINDOW_SECONDS, QUOTAS } from "@bundler/shared";
 import { type Address, formatEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
+import { lockUser } from "../../lib/quota.ts";
 import type { DraftsRepository } from "./drafts.repository.ts";
 import type { DraftsService } from "./drafts.service.ts";
 import type { PaymentRepository } from "./payment.repository.ts";
@@ -54,30 +55,43 @@ export class PaymentService {
     const problem = await this.drafts.launchProblem(draft);
     if (problem) throw new BadRequestError(problem);
 
-    const [stored] = await this.vault.store(
-      [{ privateKey: generatePrivateKey(), purpose: "payment" }],
-      { ownerId, draftId },
-    );
-    if (!stored) throw new Error("payment key not stored");
     const head = await chain.client.getBlockNumber();
     const expiresAt = new Date(Date.now() + this.windowSeconds * 1000);
-    const payment = await this.payments.insert({
-      draftId,
-      ownerId,
-      address: stored.address,
-      amount: this.amount.toString(),
-      expiresAt,
-      scanFromBlock: head,
+    // The key, the payment and the draft's move commit together, before the address is shown.
+    const address = await this.draftRows.transaction(async (tx) => {
+      await lockUser(tx, ownerId);
+      if ((await this.payments.countOpen(ownerId, tx)) >= QUOTAS.openPayments)
+        throw new ConflictError(
+          `You already have ${QUOTAS.openPayments} launch-fee payments open, the most one key may keep: pay or cancel one of them, then try again`,
+        );
+      const [stored] = await this.vault.store(
+        [{ privateKey: generatePrivateKey(), purpose: "payment" }],
+        { ownerId, draftId },
+        tx,
+      );
+      if (!stored) throw new Error("payment key not stored");
+      const payment = await this.payments.insert(
+        {
+          draftId,
+          ownerId,
+          address: stored.address,
+          amount: this.amount.toString(),
+          expiresAt,
+          scanFromBlock: head,
+        },
+        tx,
+      );
+      const moved = await this.draftRows.updateIf(
+        draftId,
+        ownerId,
+        ["draft"],
+        { status: "pending_payment", paymentId: payment.id },
+        tx,
+      );
+      if (!moved) throw new ConflictError("This draft changed meanwhile, try again");
+      return stored.address;
     });
-    const moved = await this.draftRows.updateIf(draftId, ownerId, ["draft"], {
-      status: "pending_payment",
-      paymentId: payment.id,
-    });
-    if (!moved) {
-      await this.payments.close(payment.id, "cancelled");
-      throw new ConflictError("This draft changed meanwhile, try again");
-    }
-    return this.answer(stored.address, this.amount, expiresAt);
+    return this.answer(address, this.amount, expiresAt);
   }
 
   private answer(address: string, amount: bigint, expiresAt: Date) {

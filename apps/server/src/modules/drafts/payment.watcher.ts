@@ -1,16 +1,21 @@
-import { getBalances } from "@bundler/chain";
+import { getBalances, TRANSFER_GAS } from "@bundler/chain";
 import { type Address, formatEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
-import { type IncomingTransfer, scanIncomingTransfers } from "../../lib/incoming-transfers.ts";
+import { ChainCursors } from "../../lib/chain-cursors.ts";
+import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
+import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
+import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
+import type { TxIntent, TxManager } from "../transactions/tx-manager.ts";
 import type { PaymentRow } from "./drafts.repository.ts";
 import type { DepositRow, PaymentRepository } from "./payment.repository.ts";
-import { PaymentSends } from "./payment-sends.ts";
 
-const TRANSFER_GAS = 21_000n;
 /** Block times are whole seconds: a deposit in the block of the window's last second is in time. */
 const LATE_SLACK_MS = 1000;
+/** A refund or sweep the node drops is sent again at most this many times in all. */
+const MAX_ATTEMPTS = 3;
+const CURSOR = "payments";
 
 /** Runs `load` at most once, on first use. */
 const lazy = <T>(load: () => Promise<T>): (() => Promise<T>) => {
@@ -21,38 +26,50 @@ const lazy = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   };
 };
 
-/** Serialises the sending part of ticks inside one process (nonces of one wallet). */
-let sendLock: Promise<unknown> = Promise.resolve();
-const exclusively = <T>(run: () => Promise<T>): Promise<T> => {
-  const next = sendLock.then(run, run);
-  sendLock = next.catch(() => undefined);
-  return next;
-};
+/** The transaction keys of a payment: each refund is keyed by the deposit it pays back. */
+export const refundKey = (paymentId: string, depositHash: string, attempt = 1) =>
+  `payment:${paymentId}:refund:${depositHash}${attempt > 1 ? `#${attempt}` : ""}`;
+const sweepKey = (paymentId: string, attempt = 1) =>
+  `payment:${paymentId}:sweep${attempt > 1 ? `#${attempt}` : ""}`;
+/** Attempts at one key, oldest first (`key`, `key#2`, ...). */
+const attemptsOf = (txs: TxRow[], key: string) =>
+  txs
+    .filter((t) => t.key === key || t.key.startsWith(`${key}#`))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
 export interface PaymentWatcherOptions {
   treasury: Address;
   onPaid?: (payment: PaymentRow) => void;
   log?: (message: string) => void;
+  /** Where a refund to one of our own wallets goes instead (default: nowhere special). */
+  refundRoute?: RefundRoute;
 }
 
 /**
- * Watches every open payment address with ONE batched balance read per tick (call `tick()`
- * per block, or let `start()` poll). Credits a draft exactly once (a conditional UPDATE),
- * expires late ones, refunds what is not owed (late, after cancel, over the amount) to its
- * sender minus gas, and sweeps received fees to the treasury (through PaymentSends: every
- * outgoing transfer is recorded before it is broadcast).
+ * Watches the launch-fee payment addresses, once per tick (call `tick()` per block, or let
+ * `start()` poll). One block scan records every transfer into any address that may still get
+ * money that matters; one multicall reads the balances of the payments that need a look (open,
+ * or holding unsettled money). A payment is credited exactly once (a conditional UPDATE),
+ * expires only once the chain has passed its window, refunds what is not owed (late, after
+ * cancel, over the amount) to its sender minus gas, and sweeps the fee (only the fee, and only
+ * once every refund is final) to the treasury. Every transfer goes through the transaction
+ * manager under a key naming what it pays (the deposit it refunds, the payment it sweeps), so a
+ * restart, a crash or a second worker can never pay anything twice.
  */
 export class PaymentWatcher {
   private timer: NodeJS.Timeout | undefined;
-  private readonly sends: PaymentSends;
+  private readonly cursors: ChainCursors;
+  private readonly refundRoute: RefundRoute;
 
   constructor(
     private readonly payments: PaymentRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext,
+    private readonly txm: TxManager,
     private readonly options: PaymentWatcherOptions,
   ) {
-    this.sends = new PaymentSends(payments, chain, options.log);
+    this.cursors = new ChainCursors(payments.db);
+    this.refundRoute = options.refundRoute ?? refundToSender;
   }
 
   start(intervalMs = 1000): void {
@@ -85,31 +102,38 @@ export class PaymentWatcher {
    * before expiry but seen after (poll lag, downtime, a restart) is credited, not refunded.
    */
   async tick(): Promise<void> {
-    const watched = await this.payments.watched();
-    if (watched.length === 0) return;
-    await exclusively(async () => {
-      await this.resumeSends();
-      const head = await this.chain.client.getBlockNumber();
-      await this.scanDeposits(watched, head);
-      const balances = await getBalances(this.chain.client, {
-        addresses: watched.map((p) => p.address as Address),
-      });
-      const deposits = await this.payments.depositsOf(watched.map((p) => p.id));
-      const headTime = lazy(() => this.blockTime(head));
-      for (const [i, payment] of watched.entries()) {
-        if (payment.status !== "open") continue;
-        const own = deposits.filter((d) => d.paymentId === payment.id);
-        await this.decide(payment, balances[i]?.bnb ?? 0n, own, head, headTime);
-      }
-      await this.payments.setBalances(
-        watched.map((p, i) => ({ id: p.id, balance: balances[i]?.bnb ?? 0n })),
-      );
-      for (const [i, payment] of watched.entries()) {
-        const fresh = await this.payments.byId(payment.id);
-        if (fresh && fresh.status !== "open" && (balances[i]?.bnb ?? 0n) > 0n)
-          await this.settle(fresh);
-      }
+    await this.txm.reconcile();
+    const head = await this.chain.client.getBlockNumber();
+    const scanned = await this.scanDeposits(head);
+    const active = await this.payments.active();
+    if (active.length === 0) return;
+    const balances = await getBalances(this.chain.client, {
+      addresses: active.map((p) => p.address as Address),
     });
+    const deposits = await this.payments.depositsOf(active.map((p) => p.id));
+    const headTime = lazy(() => this.blockTime(head));
+    const depositsOf = (payment: PaymentRow) => deposits.filter((d) => d.paymentId === payment.id);
+    for (const [i, payment] of active.entries()) {
+      if (payment.status !== "open") continue;
+      const balance = balances[i]?.bnb ?? 0n;
+      await this.decide(payment, balance, depositsOf(payment), scanned > head, headTime);
+    }
+    await this.payments.setBalances(
+      active.map((payment, i) => ({ payment, balance: balances[i]?.bnb ?? 0n })),
+    );
+    const closed = active.filter((p) => p.status !== "open");
+    if (closed.length === 0) return;
+    const txs = await this.txm.bySubjects(closed.map((p) => p.id));
+    const gasPrice = lazy(() => this.txm.gasPrice());
+    for (const payment of closed) {
+      await this.settle(
+        payment,
+        depositsOf(payment),
+        txs.filter((t) => t.subject === payment.id),
+        balances[active.indexOf(payment)]?.bnb ?? 0n,
+        gasPrice,
+      );
+    }
   }
 
   /** open → paid when the money arrived in time, or → expired once it surely did not. */
@@ -117,7 +141,7 @@ export class PaymentWatcher {
     payment: PaymentRow,
     balance: bigint,
     deposits: DepositRow[],
-    head: bigint,
+    fullyScanned: boolean,
     headTime: () => Promise<number>,
   ): Promise<void> {
     const amount = BigInt(payment.amount);
@@ -134,7 +158,7 @@ export class PaymentWatcher {
       }
       return;
     }
-    if (Date.now() <= expiresAt || payment.scanFromBlock <= head) return;
+    if (Date.now() <= expiresAt || !fullyScanned) return;
     // Every block that could hold an in-time deposit (block time up to expiresAt + 1 s) is read.
     if ((await headTime()) <= expiresAt + LATE_SLACK_MS) return;
     if (await this.payments.close(payment.id, "expired")) payment.status = "expired";
@@ -145,38 +169,22 @@ export class PaymentWatcher {
     return Number(block.timestamp) * 1000;
   }
 
-  /**
-   * Finds the transfers into watched addresses in the blocks not yet scanned, and moves each
-   * payment's `scanFromBlock` past what was read (in the database and on the rows in hand).
-   */
-  private async scanDeposits(watched: PaymentRow[], head: bigint): Promise<void> {
-    let from = head + 1n;
-    for (const payment of watched) if (payment.scanFromBlock < from) from = payment.scanFromBlock;
-    const byAddress = new Map(watched.map((p) => [p.address.toLowerCase(), p]));
-    const scan = await scanIncomingTransfers(
-      this.chain.rpcUrl,
-      new Set(byAddress.keys()),
-      from,
-      head,
+  /** Records the transfers into watched addresses in the blocks not yet scanned. */
+  private scanDeposits(head: bigint): Promise<bigint> {
+    const scanner = { cursors: this.cursors, name: CURSOR, rpcUrl: this.chain.rpcUrl };
+    return this.payments.scanSet().then((targets) =>
+      scanNewTransfers(scanner, targets, head, async (target, transfer) => {
+        const payment = await this.payments.byId(target.id);
+        if (payment) await this.recordDeposit(payment, transfer);
+      }),
     );
-    if (scan.lastBlock < from) return;
-    for (const transfer of scan.transfers) {
-      const payment = byAddress.get(transfer.to);
-      if (!payment || transfer.blockNumber < payment.scanFromBlock) continue;
-      await this.recordDeposit(payment, transfer);
-    }
-    const advanced = watched.filter((p) => p.scanFromBlock <= scan.lastBlock);
-    await this.payments.setScanFrom(
-      advanced.map((p) => p.id),
-      scan.lastBlock + 1n,
-    );
-    for (const payment of advanced) payment.scanFromBlock = scan.lastBlock + 1n;
   }
 
   /** What of a deposit is owed back: all of it if late, the part over the amount otherwise. */
   private async recordDeposit(payment: PaymentRow, transfer: IncomingTransfer) {
     const { value, blockNumber, blockTime } = transfer;
-    const earlier = await this.payments.deposits(payment.id);
+    const earlier = await this.payments.depositsOf([payment.id]);
+    if (earlier.some((d) => d.txHash === transfer.hash)) return;
     const late =
       blockTime.getTime() > payment.expiresAt.getTime() + LATE_SLACK_MS ||
       (payment.closedAt !== null && payment.status === "cancelled" && blockTime > payment.closedAt);
@@ -194,75 +202,130 @@ export class PaymentWatcher {
     });
   }
 
-  /** Transfers recorded but not known to be mined: ask the chain before sending anything again. */
-  resumeSends(): Promise<void> {
-    return this.sends.resumeSends();
-  }
-
-  /** Refunds what is not owed, then sweeps the fee of a paid payment to the treasury. */
-  private async settle(payment: PaymentRow): Promise<void> {
-    const key = await this.vault.find(payment.address, "payment");
-    if (!key) return;
-    const account = privateKeyToAccount(key);
-    const gasPrice = await this.sends.gasPrice();
-    const gasCost = TRANSFER_GAS * gasPrice;
-    const deposits = await this.payments.deposits(payment.id);
-    for (const deposit of deposits) {
-      if (deposit.refundSendId) continue;
-      const owed = payment.status === "paid" ? BigInt(deposit.refundable) : BigInt(deposit.value);
-      if (owed <= gasCost) continue;
-      const reason =
-        payment.status === "paid"
-          ? BigInt(deposit.refundable) === BigInt(deposit.value)
-            ? "Payment arrived after the fee was already paid"
-            : `Paid ${formatEther(BigInt(deposit.value))} BNB, more than the ${formatEther(BigInt(payment.amount))} BNB fee`
-          : payment.status === "cancelled"
-            ? "Payment arrived for a cancelled payment"
-            : "Payment arrived after the payment window expired";
-      const send = await this.sends.sign(
-        account,
-        payment,
-        "refund",
-        deposit.from as Address,
-        owed - gasCost,
-        gasPrice,
-        reason,
-      );
-      if (!(await this.payments.claimRefund(deposit.txHash, send.id))) {
-        await this.payments.setSend(send.id, {
-          status: "failed",
-          error: "superseded: already refunded",
-        });
+  /**
+   * A closed payment's money: every deposit not owed is refunded (or held, when it came from
+   * one of our own wallets), then, once every refund is final, the fee alone goes to the
+   * treasury. Settled when nothing is left to do.
+   */
+  private async settle(
+    payment: PaymentRow,
+    deposits: DepositRow[],
+    txs: TxRow[],
+    balance: bigint,
+    gasPrice: () => Promise<bigint>,
+  ): Promise<void> {
+    const paid = payment.status === "paid";
+    const owedOf = (d: DepositRow) => (paid ? BigInt(d.refundable) : BigInt(d.value));
+    const owing = deposits.filter((d) => !d.heldReason && owedOf(d) > 0n);
+    const price = owing.length > 0 || (paid && !payment.sweptAt) ? await gasPrice() : 0n;
+    const gasCost = TRANSFER_GAS * price;
+    const routes = await this.refundRoute(owing.map((d) => d.from));
+    const intents: Array<Omit<TxIntent, "account">> = [];
+    let busy = false;
+    for (const deposit of owing) {
+      const owed = owedOf(deposit);
+      const attempts = attemptsOf(txs, refundKey(payment.id, deposit.txHash));
+      const last = attempts.at(-1);
+      if (last && !isFinal(last.status)) {
+        busy = true;
         continue;
       }
-      await this.sends.broadcast(send);
-    }
-    if (payment.status !== "paid" || payment.sweptAt) return;
-    const pending = (await this.payments.deposits(payment.id)).some(
-      (d) => !d.refundSendId && BigInt(d.refundable) > gasCost,
-    );
-    if (pending) return;
-    const balance = await this.chain.client.getBalance({
-      address: account.address,
-      blockTag: "pending",
-    });
-    if (balance <= gasCost) return;
-    const send = await this.sends.sign(
-      account,
-      payment,
-      "sweep",
-      this.options.treasury,
-      balance - gasCost,
-      gasPrice,
-      "launch fee to treasury",
-    );
-    if (!(await this.payments.claimSweep(payment.id))) {
-      await this.payments.setSend(send.id, {
-        status: "failed",
-        error: "superseded: already swept",
+      if (last?.status === "mined") continue;
+      if (owed <= gasCost) continue; // not worth its gas: it stays, as dust
+      const route = routes.get(deposit.from.toLowerCase());
+      if (route && "hold" in route) {
+        await this.payments.hold(deposit.txHash, route.hold);
+        continue;
+      }
+      if (last?.status === "reverted" || attempts.length >= MAX_ATTEMPTS) {
+        await this.payments.hold(
+          deposit.txHash,
+          `its refund to ${last?.to} failed (${last?.error}); the BNB stay at the payment address`,
+        );
+        continue;
+      }
+      const reason = this.refundReason(payment, deposit);
+      intents.push({
+        key: refundKey(payment.id, deposit.txHash, attempts.length + 1),
+        purpose: "payment-refund",
+        ownerId: payment.ownerId,
+        subject: payment.id,
+        to: (route?.to ?? deposit.from) as Address,
+        value: owed - gasCost,
+        gas: TRANSFER_GAS,
+        gasPrice: price,
+        reason: route ? `${reason}; ${route.note}` : reason,
       });
-      return;
+      busy = true;
     }
-    await this.sends.broadcast(send);
+    if (!busy && paid && !payment.sweptAt) {
+      const sweep = await this.sweep(payment, deposits, txs, balance, gasCost);
+      if (sweep === "busy") busy = true;
+      else if (sweep) {
+        intents.push(sweep);
+        busy = true;
+      }
+    }
+    if (intents.length > 0) {
+      const key = await this.vault.find(payment.address, "payment");
+      if (!key) {
+        this.options.log?.(`payment watcher: no stored key for ${payment.address}`);
+        return;
+      }
+      const account = privateKeyToAccount(key);
+      await this.txm.send(intents.map((intent) => ({ ...intent, account })));
+    }
+    if (!busy) await this.payments.settle(payment.id, deposits.length);
+  }
+
+  /** The fee's sweep to the treasury: the next attempt to send, "busy" while one is out, or null. */
+  private async sweep(
+    payment: PaymentRow,
+    deposits: DepositRow[],
+    txs: TxRow[],
+    balance: bigint,
+    gasCost: bigint,
+  ): Promise<Omit<TxIntent, "account"> | "busy" | null> {
+    const attempts = attemptsOf(txs, sweepKey(payment.id));
+    const last = attempts.at(-1);
+    if (last && !isFinal(last.status)) return "busy";
+    if (last?.status === "mined") {
+      await this.payments.markSwept(payment.id);
+      return null;
+    }
+    if (last?.status === "reverted" || attempts.length >= MAX_ATTEMPTS) {
+      this.options.log?.(
+        `payment watcher: the fee of payment ${payment.id} could not be swept (${last?.error})`,
+      );
+      return null;
+    }
+    // Only the fee: money held for others (or dust) stays where it is.
+    const held = deposits
+      .filter((d) => d.heldReason)
+      .reduce((sum, d) => sum + BigInt(d.refundable), 0n);
+    const fee = BigInt(payment.amount);
+    const available = balance - held < fee ? balance - held : fee;
+    if (available <= gasCost) return null;
+    return {
+      key: sweepKey(payment.id, attempts.length + 1),
+      purpose: "payment-sweep",
+      ownerId: payment.ownerId,
+      subject: payment.id,
+      to: this.options.treasury,
+      value: available - gasCost,
+      gas: TRANSFER_GAS,
+      gasPrice: gasCost / TRANSFER_GAS,
+      reason: "launch fee to treasury",
+    };
+  }
+
+  private refundReason(payment: PaymentRow, deposit: DepositRow): string {
+    if (payment.status === "paid")
+      return BigInt(deposit.refundable) === BigInt(deposit.value)
+        ? "Payment arrived after the fee was already paid"
+        : `Paid ${formatEther(BigInt(deposit.value))} BNB, more than the ${formatEther(BigInt(payment.amount))} BNB fee`;
+    return payment.status === "cancelled"
+      ? "Payment arrived for a cancelled payment"
+      : "Payment arrived after the payment window expired";
   }
 }

@@ -17,8 +17,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller, draftInput, payerOn } from "../../test/drafts-api.ts";
-import { PaymentRepository } from "../drafts/payment.repository.ts";
-import { PaymentWatcher } from "../drafts/payment.watcher.ts";
+import { freshWatcher } from "../../test/payment-watcher.ts";
 
 /**
  * The mainnet launch path (four.meme's API for createToken's signed arguments) run against
@@ -107,9 +106,7 @@ const fundedPaidDraft = async (image?: string) => {
   const id = body.draftId as string;
   const address = (await call("POST", `/api/draft/${id}/payment`)).body.paymentAddress as Address;
   await (await payerOn(testChain)).pay(address, parseEther("0.01"));
-  await new PaymentWatcher(new PaymentRepository(app.database.db), app.vault, chain, {
-    treasury,
-  }).tick();
+  await freshWatcher(app, chain, treasury).tick();
   const plan = (await call("GET", `/api/draft/${id}/summary`)).body.plan as LaunchPlan;
   for (const { address: wallet, required } of plan.funding)
     await testChain.rpc("anvil_setBalance", [wallet, `0x${parseEther(required).toString(16)}`]);

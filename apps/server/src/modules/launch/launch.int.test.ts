@@ -1,4 +1,4 @@
-import type { Draft, LaunchPlan } from "@bundler/shared";
+import type { Draft, DraftSummary, LaunchPlan } from "@bundler/shared";
 import { eq } from "drizzle-orm";
 import { type Address, erc20Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -15,10 +15,7 @@ import {
   newWallet,
   payerOn,
 } from "../../test/drafts-api.ts";
-import { PaymentRepository } from "../drafts/payment.repository.ts";
-import { PaymentWatcher } from "../drafts/payment.watcher.ts";
-import { LaunchRepository } from "./launch.repository.ts";
-import { LaunchService } from "./launch.service.ts";
+import { freshWatcher } from "../../test/payment-watcher.ts";
 
 let testChain: TestChain;
 let chain: ChainContext;
@@ -80,8 +77,7 @@ const newDraft = async (walletCount = 3, extraConfig: ExtraConfig = () => ({})) 
   return { id: body.draftId as string, input };
 };
 
-const watcher = () =>
-  new PaymentWatcher(new PaymentRepository(app.database.db), app.vault, chain, { treasury });
+const watcher = () => freshWatcher(app, chain, treasury);
 
 /** A draft whose launch fee is paid (the watcher credited it). */
 const paidDraft = async (walletCount = 3, extraConfig: ExtraConfig = () => ({})) => {
@@ -261,8 +257,15 @@ describe("execution", () => {
     expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("executed");
   });
 
-  const listed = async () =>
-    ((await call("GET", "/api/draft/list")).body.drafts as Draft[]).map((d) => d._id);
+  /** Every draft id the list shows, across its pages. */
+  const listed = async () => {
+    const ids: string[] = [];
+    for (let page = 1; ; page++) {
+      const { body } = await call("GET", `/api/draft/list?page=${page}`);
+      ids.push(...(body.drafts as DraftSummary[]).map((d) => d._id));
+      if (page * (body.pageSize as number) >= (body.total as number)) return ids;
+    }
+  };
 
   it("holds the sniper back from the bundle and buys with it after the delay; an expired draft holding only tokens stays listed", async () => {
     const emitted: string[] = [];
@@ -363,15 +366,9 @@ describe("execution", () => {
 
     const emitted: string[] = [];
     const restarted = () =>
-      new LaunchService(
-        new LaunchRepository(app.database.db),
-        app.drafts,
-        app.vault,
-        chain,
-        (_u, m) => {
-          emitted.push(m);
-        },
-      );
+      app.restarted((_u, m) => {
+        emitted.push(m);
+      }).launches;
     const [a, b] = [restarted(), restarted()];
     await Promise.all([a.recover(), b.recover()]);
     await Promise.all([a.delayedIdle(), b.delayedIdle()]);

@@ -1,34 +1,68 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
 
 export type LaunchJobRow = typeof launchJobs.$inferSelect;
 export type DelayedBuyRow = typeof delayedBuys.$inferSelect;
+type DraftRow = typeof drafts.$inferSelect;
 
 export class LaunchRepository {
   constructor(readonly db: Db) {}
 
-  /** paid → executing, once: the single conditional UPDATE that makes execution happen once. */
-  async claimDraft(draftId: string, ownerId: string): Promise<boolean> {
+  /**
+   * paid → executing and the launch job that runs it, in ONE transaction: exactly one caller
+   * gets the draft back (as it is now, which is what it launches), and a draft is never
+   * executing without its job.
+   */
+  async claimDraft(
+    draftId: string,
+    ownerId: string,
+  ): Promise<{ draft: DraftRow; job: LaunchJobRow } | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [draft] = await tx
+        .update(drafts)
+        .set({ status: "executing", updatedAt: sql`now()` })
+        .where(and(eq(drafts.id, draftId), eq(drafts.ownerId, ownerId), eq(drafts.status, "paid")))
+        .returning();
+      if (!draft) return undefined;
+      const [job] = await tx.insert(launchJobs).values({ draftId, ownerId }).returning();
+      if (!job) throw new Error("job insert returned nothing");
+      return { draft, job };
+    });
+  }
+
+  /** executing → paid and the job failed with `error`, in one transaction. */
+  async release(jobId: string, draftId: string, error: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(drafts)
+        .set({ status: "paid", updatedAt: sql`now()` })
+        .where(and(eq(drafts.id, draftId), eq(drafts.status, "executing")));
+      await tx
+        .update(launchJobs)
+        .set({ status: "failed", error, updatedAt: sql`now()` })
+        .where(and(eq(launchJobs.id, jobId), eq(launchJobs.status, "running")));
+    });
+  }
+
+  /** Drafts left executing with no running job (a crash of an older version): back to paid. */
+  async releaseOrphans(): Promise<string[]> {
     const rows = await this.db
       .update(drafts)
-      .set({ status: "executing", updatedAt: sql`now()` })
-      .where(and(eq(drafts.id, draftId), eq(drafts.ownerId, ownerId), eq(drafts.status, "paid")))
-      .returning({ id: drafts.id });
-    return rows.length > 0;
-  }
-
-  async releaseDraft(draftId: string): Promise<void> {
-    await this.db
-      .update(drafts)
       .set({ status: "paid", updatedAt: sql`now()` })
-      .where(and(eq(drafts.id, draftId), eq(drafts.status, "executing")));
-  }
-
-  async insertJob(draftId: string, ownerId: string): Promise<LaunchJobRow> {
-    const [row] = await this.db.insert(launchJobs).values({ draftId, ownerId }).returning();
-    if (!row) throw new Error("job insert returned nothing");
-    return row;
+      .where(
+        and(
+          eq(drafts.status, "executing"),
+          notExists(
+            this.db
+              .select({ id: launchJobs.id })
+              .from(launchJobs)
+              .where(and(eq(launchJobs.draftId, drafts.id), eq(launchJobs.status, "running"))),
+          ),
+        ),
+      )
+      .returning({ id: drafts.id, ownerId: drafts.ownerId });
+    return rows.map((row) => row.ownerId);
   }
 
   async updateJob(id: string, values: Partial<typeof launchJobs.$inferInsert>): Promise<void> {
@@ -42,7 +76,11 @@ export class LaunchRepository {
     return this.db.select().from(launchJobs).where(eq(launchJobs.status, "running"));
   }
 
-  /** Records the launch and marks the draft executed, in one transaction. */
+  /**
+   * Records the launch, marks the draft executed and the job succeeded, in one transaction and
+   * once: a job no longer running (completed or released by another worker) changes nothing.
+   * Answers whether this call completed it.
+   */
   async complete(values: {
     jobId: string;
     draftId: string;
@@ -53,8 +91,14 @@ export class LaunchRepository {
     wallets: string[];
     blockNumber: bigint;
     atomicWallets: number;
-  }): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  }): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [job] = await tx
+        .update(launchJobs)
+        .set({ status: "succeeded", tokenAddress: values.tokenAddress, updatedAt: sql`now()` })
+        .where(and(eq(launchJobs.id, values.jobId), eq(launchJobs.status, "running")))
+        .returning({ id: launchJobs.id });
+      if (!job) return false;
       await tx.insert(launches).values({
         ownerId: values.ownerId,
         draftId: values.draftId,
@@ -76,11 +120,8 @@ export class LaunchRepository {
             totalWallets: values.wallets.length,
           },
         })
-        .where(and(eq(drafts.id, values.draftId), eq(drafts.status, "executing")));
-      await tx
-        .update(launchJobs)
-        .set({ status: "succeeded", tokenAddress: values.tokenAddress, updatedAt: sql`now()` })
-        .where(eq(launchJobs.id, values.jobId));
+        .where(eq(drafts.id, values.draftId));
+      return true;
     });
   }
 
@@ -116,14 +157,17 @@ export class LaunchRepository {
     return row;
   }
 
+  /** running → succeeded/failed, once: answers whether this call finished it. */
   async finishDelayedBuy(
     id: string,
     values: { status: "succeeded" | "failed"; txHash?: string | null; error?: string | null },
-  ): Promise<void> {
-    await this.db
+  ): Promise<boolean> {
+    const rows = await this.db
       .update(delayedBuys)
       .set({ ...values, updatedAt: sql`now()` })
-      .where(eq(delayedBuys.id, id));
+      .where(and(eq(delayedBuys.id, id), eq(delayedBuys.status, "running")))
+      .returning({ id: delayedBuys.id });
+    return rows.length > 0;
   }
 
   async delayedBuysIn(status: DelayedBuyRow["status"]): Promise<DelayedBuyRow[]> {

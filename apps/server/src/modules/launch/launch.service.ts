@@ -1,12 +1,16 @@
-import { ChainError, launchToken } from "@bundler/chain";
+import { ChainError, launchToken, type SignedBundle } from "@bundler/chain";
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import type { TokenInfo } from "@bundler/shared";
-import { type Address, formatEther, type Hex, parseEther } from "viem";
+import { type Address, decodeEventLog, formatEther, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { DraftsService, StoredWalletConfig } from "../drafts/drafts.service.ts";
+import type { TxRow } from "../transactions/transactions.repository.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
 import { createArgsFor } from "./create-args.ts";
 import { DelayedBuys } from "./delayed-buys.ts";
 import type { LaunchJobRow, LaunchRepository } from "./launch.repository.ts";
@@ -22,14 +26,26 @@ const NOT_EXECUTABLE: Record<string, string> = {
   executed: "This draft was already launched",
 };
 
+/** How long to wait before asking the chain again when an outcome could not be read. */
+const RETRY_MS = 2000;
+
+/** The transaction keys of a launch job: `launch:{job}:b{bundle}:{index}` (index 0 of b0 is the create). */
+const bundleKey = (jobId: string, bundle: number, index: number) =>
+  `launch:${jobId}:b${bundle}:${index}`;
+const createKey = (jobId: string) => bundleKey(jobId, 0, 0);
+
 /**
- * The launch engine: claims a paid draft once (paid → executing), runs the bundle in the
- * background as a persisted job, streams every step to the owner, and on failure puts the
- * draft back to paid so the user can fix it and retry without paying again.
+ * The launch engine: claims a paid draft once (paid → executing, with its job, in one
+ * transaction), runs the bundle in the background, streams every step to the owner. Every
+ * bundle is recorded with the transaction manager before it is sent; after anything goes wrong
+ * past that point the launch waits until the bundle's last block has passed and asks the chain:
+ * the create landed → the launch is recorded (the draft executed); it did not → the draft goes
+ * back to paid, so the user retries without paying again. Never both, never neither.
  */
 export class LaunchService {
   private readonly running = new Map<string, Promise<void>>();
   private readonly delayedBuys: DelayedBuys;
+  private stopped = false;
 
   constructor(
     private readonly repository: LaunchRepository,
@@ -37,11 +53,13 @@ export class LaunchService {
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     private readonly notify: Notify,
+    private readonly txm?: TxManager,
   ) {
     this.delayedBuys = new DelayedBuys({
       repository,
       vault,
       chain,
+      txm,
       say: (ownerId, message) => this.say(ownerId, message),
     });
   }
@@ -50,22 +68,27 @@ export class LaunchService {
     const draft = await this.drafts.owned(ownerId, draftId);
     if (draft.status !== "paid")
       throw new ConflictError(NOT_EXECUTABLE[draft.status] ?? "This draft cannot be executed now");
-    const problem = await this.drafts.launchProblem(draft);
-    if (problem) throw new BadRequestError(problem);
     const chain = requireChain(this.chain);
-    if (!(await this.repository.claimDraft(draftId, ownerId))) {
+    const txm = this.requireTxm();
+    const claimed = await this.repository.claimDraft(draftId, ownerId);
+    if (!claimed) {
       const now = await this.drafts.owned(ownerId, draftId);
       throw new ConflictError(NOT_EXECUTABLE[now.status] ?? "This draft cannot be executed now");
     }
-    const job = await this.repository.insertJob(draftId, ownerId);
-    const run = this.run(chain, job, draft).finally(() => this.running.delete(job.id));
-    this.running.set(job.id, run);
+    await failpoint("launch.claimed");
+    // Checked on the row the claim returned: what is checked is what launches.
+    const problem = await this.drafts.launchProblem(claimed.draft);
+    if (problem) {
+      await this.repository.release(claimed.job.id, draftId, problem);
+      throw new BadRequestError(problem);
+    }
+    this.track(claimed.job.id, this.run(chain, txm, claimed.job, claimed.draft));
     return "Launch started: follow it in the terminal";
   }
 
   /** Resolves when every launch this instance started has finished (tests, shutdown). */
   async idle(): Promise<void> {
-    await Promise.all([...this.running.values()]);
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
   }
 
   /** Resolves when every delayed buy this instance scheduled has run (tests). */
@@ -73,9 +96,22 @@ export class LaunchService {
     return this.delayedBuys.idle();
   }
 
-  /** Drops the pending timers (shutdown): their rows stay scheduled for the next start. */
+  /** Drops the pending timers and stops retrying (shutdown): the next start picks them up. */
   stop(): void {
+    this.stopped = true;
     this.delayedBuys.stop();
+  }
+
+  private track(jobId: string, work: Promise<void>): void {
+    this.running.set(
+      jobId,
+      work.finally(() => this.running.delete(jobId)),
+    );
+  }
+
+  private requireTxm(): TxManager {
+    if (!this.txm) throw new ChainError("no transaction manager");
+    return this.txm;
   }
 
   private say(ownerId: string, message: string): void {
@@ -84,8 +120,15 @@ export class LaunchService {
       .catch(() => {});
   }
 
-  private async run(chain: ChainContext, job: LaunchJobRow, draft: DraftRow): Promise<void> {
+  private async run(
+    chain: ChainContext,
+    txm: TxManager,
+    job: LaunchJobRow,
+    draft: DraftRow,
+  ): Promise<void> {
     const say = (message: string) => this.say(draft.ownerId, message);
+    // Set once the first bundle is recorded: from then on only the chain says how it ended.
+    let sent = false;
     try {
       const tokenInfo = draft.tokenInfo as TokenInfo;
       const config = draft.walletConfig as StoredWalletConfig;
@@ -103,13 +146,10 @@ export class LaunchService {
         return key.privateKey;
       };
       const creator = privateKeyToAccount(keyOf("deployer", draft.deployerAddress));
-      // The delayed bundle's sniper is held back from the same-block bundle (see sniperOf).
-      const sniper = sniperOf(config);
-      const buyers = config.wallets
-        .filter((w) => w.address !== sniper)
-        .map((w) => ({ address: w.address, funds: parseEther(w.buyValue || "0") }))
-        .filter((w) => w.funds > 0n)
-        .map((w) => ({ account: privateKeyToAccount(keyOf("bundle", w.address)), funds: w.funds }));
+      const buyers = buyersOf(config).map((w) => ({
+        account: privateKeyToAccount(keyOf("bundle", w.address)),
+        funds: w.funds,
+      }));
       const ownTipPayer = config.tipPayer
         ? privateKeyToAccount(keyOf("tip", config.tipPayer))
         : null;
@@ -119,7 +159,6 @@ export class LaunchService {
         `PASSED checks: deployer ${creator.address}, ${buyers.length} buying wallet${buyers.length === 1 ? "" : "s"}, creator buy ${formatEther(preSale)} BNB, tip ${formatEther(tip)} BNB from ${ownTipPayer?.address ?? "the deployer"}`,
       );
 
-      const tipPayer = ownTipPayer ?? creator;
       const { createArg, signature, creationFee } = await createArgsFor(chain, {
         creator,
         tokenInfo,
@@ -139,45 +178,185 @@ export class LaunchService {
         gasPrice,
         preSale,
         buyers,
-        tipPayer,
+        tipPayer: ownTipPayer ?? creator,
         tip,
-        // Awaited by launchToken: the token address is recorded before any bundle goes out.
+        ...(chain.bundleTimeoutMs ? { submitTimeoutMs: chain.bundleTimeoutMs } : {}),
         onStep: async (message) => {
           const token = /^PASSED simulation: the token will be (0x[0-9a-fA-F]{40})/.exec(
             message,
           )?.[1];
-          if (token)
-            await this.repository.updateJob(job.id, { tokenAddress: token }).catch(() => {});
+          if (token) await this.repository.updateJob(job.id, { tokenAddress: token });
           say(message);
         },
+        // Recorded before it is sent; a bundle that cannot be recorded is not sent.
+        onBundle: async (bundle) => {
+          await this.record(txm, job, bundle);
+          if (bundle.index === 0) sent = true;
+          await failpoint("launch.recorded");
+        },
       });
+      await failpoint("launch.landed");
       const first = report.bundles[0];
       if (first?.status !== "included") throw new ChainError("the create bundle was not included");
       await this.sayHashes(chain, first.blockNumber, creator.address, buyers, say);
-      await this.repository.complete({
-        jobId: job.id,
-        draftId: draft.id,
-        ownerId: draft.ownerId,
+      await this.complete(job, draft, {
         tokenAddress: report.token,
-        ticker: tokenInfo.symbol,
-        image: tokenInfo.image,
-        wallets: buyers.map((b) => b.account.address),
         blockNumber: first.blockNumber,
         atomicWallets: report.atomicWithCreate.length,
       });
-      say(
-        `SUCCESS ${tokenInfo.symbol} launched: token ${report.token} created in block ${first.blockNumber}, ${report.atomicWithCreate.length}/${buyers.length} wallets bought in the same block`,
-      );
-      await this.delayedBuys.schedule(draft, report.token);
     } catch (error) {
       const reason = reasonOf(error);
-      await this.repository.releaseDraft(draft.id).catch(() => {});
-      await this.repository.updateJob(job.id, { status: "failed", error: reason }).catch(() => {});
-      say(`FAILED launch: ${reason}`);
-      say(
-        "ERROR nothing was charged again: the draft stays paid, fix the problem and execute it again",
-      );
+      if (!sent) {
+        // Nothing was sent: nothing can have landed.
+        await this.repository.release(job.id, draft.id, reason).catch(() => {});
+        say(`FAILED launch: ${reason}`);
+        say(
+          "ERROR nothing was charged again: the draft stays paid, fix the problem and execute it again",
+        );
+        return;
+      }
+      say(`ERROR ${reason}: checking on the chain whether the launch landed...`);
+      await this.settle(job, draft, reason);
     }
+  }
+
+  /**
+   * Records a signed bundle's transactions under the job's keys (never broadcast). A wallet
+   * with another transaction of ours still open at the same nonce refuses the record, and so
+   * the bundle: said in words.
+   */
+  private async record(txm: TxManager, job: LaunchJobRow, bundle: SignedBundle): Promise<void> {
+    await txm
+      .recordBundle(
+        bundle.txs.map((raw, i) => ({
+          key: bundleKey(job.id, bundle.index, i),
+          purpose: "launch" as const,
+          ownerId: job.ownerId,
+          subject: job.id,
+          raw,
+          reason: bundle.roles[i] ?? null,
+        })),
+        bundle.maxBlockNumber,
+      )
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error))
+          throw new ChainError(
+            "a wallet of this launch has another transaction of ours still waiting to be mined; try again once it is",
+          );
+        throw error;
+      });
+  }
+
+  /**
+   * After a failure past the first bundle's recording (or a restart): waits until the chain
+   * has passed the bundle's last block, then completes the launch if its create landed or
+   * releases the draft if it did not. When the chain or the database cannot answer, it asks
+   * again until they do (the job stays running meanwhile, for the next start if need be).
+   */
+  private async settle(job: LaunchJobRow, draft: DraftRow, why: string): Promise<void> {
+    const txm = this.requireTxm();
+    while (!this.stopped) {
+      try {
+        const rows = await txm.byKeyPrefix(`launch:${job.id}:`);
+        const create = rows.find((r) => r.key === createKey(job.id));
+        if (!create) {
+          await this.repository.release(job.id, draft.id, `${why}; the launch was never sent`);
+          this.say(draft.ownerId, `FAILED launch: ${why}`);
+          this.say(
+            draft.ownerId,
+            "ERROR nothing was sent: the draft stays paid, fix the problem and execute it again",
+          );
+          return;
+        }
+        const final = await txm.waitFinal(
+          rows.map((r) => r.key),
+          { timeoutMs: 120_000 },
+        );
+        const landed = final.find((r) => r.key === create.key);
+        if (landed?.status === "mined") {
+          const atomicWallets = final.filter(
+            (r) =>
+              r.key.startsWith(`launch:${job.id}:b0:`) &&
+              r.key !== create.key &&
+              r.status === "mined",
+          ).length;
+          await this.complete(job, draft, {
+            tokenAddress: await this.tokenOf(landed),
+            blockNumber: landed.blockNumber ?? 0n,
+            atomicWallets,
+          });
+          return;
+        }
+        const reason = `${why}; the launch did not land (${landed?.error ?? "not mined"})`;
+        await this.repository.release(job.id, draft.id, reason);
+        this.say(draft.ownerId, `FAILED launch: ${reason}`);
+        this.say(
+          draft.ownerId,
+          "ERROR nothing was charged again: the draft stays paid, fix the problem and execute it again",
+        );
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+
+  /** The launched token, from the create's own TokenCreate event. */
+  private async tokenOf(create: TxRow): Promise<Address> {
+    const chain = requireChain(this.chain);
+    const receipt = await chain.client.getTransactionReceipt({ hash: create.txHash as Hex });
+    for (const log of receipt.logs) {
+      try {
+        const event = decodeEventLog({
+          abi: LaunchpadManagerArtifact.abi,
+          data: log.data,
+          topics: log.topics,
+        });
+        if (event.eventName === "TokenCreate") return (event.args as { token: Address }).token;
+      } catch {
+        // Not one of the launchpad's events.
+      }
+    }
+    throw new ChainError(`the create ${create.txHash} emitted no TokenCreate`);
+  }
+
+  /**
+   * Records the launch (draft executed, job succeeded), retrying while the database refuses;
+   * then tells the owner and schedules the delayed buy. Another worker that completed it first
+   * leaves nothing to do.
+   */
+  private async complete(
+    job: LaunchJobRow,
+    draft: DraftRow,
+    landed: { tokenAddress: Address; blockNumber: bigint; atomicWallets: number },
+  ): Promise<void> {
+    const info = draft.tokenInfo as TokenInfo;
+    const wallets = buyersOf(draft.walletConfig as StoredWalletConfig).map((w) => w.address);
+    const values = {
+      ...landed,
+      jobId: job.id,
+      draftId: draft.id,
+      ownerId: draft.ownerId,
+      ticker: info.symbol,
+      image: info.image,
+      wallets,
+    };
+    let completed = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        completed = await this.repository.complete(values);
+        break;
+      } catch (error) {
+        if (this.stopped || attempt >= 20) throw error; // the job stays running: the next start completes it
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+    if (!completed) return;
+    this.say(
+      draft.ownerId,
+      `SUCCESS ${info.symbol} launched: token ${landed.tokenAddress} created in block ${landed.blockNumber}, ${landed.atomicWallets}/${wallets.length} wallets bought in the same block`,
+    );
+    await this.delayedBuys.schedule(draft, landed.tokenAddress);
   }
 
   /** One line per transaction of ours in the create's block, with its hash. */
@@ -206,78 +385,45 @@ export class LaunchService {
   }
 
   /**
-   * At start: a job left running by a previous process. If its token exists on chain the
-   * launch is recorded; otherwise it is marked failed and the draft goes back to paid.
+   * At start: drafts an older version left executing without a job go back to paid; a job left
+   * running by a previous process is decided by the same rule as a failed launch (it waits for
+   * the bundle's window to pass, then asks the chain), in the background; then the delayed buys.
    */
   async recover(): Promise<void> {
-    await this.recoverJobs();
-    await this.delayedBuys.recover().catch(() => {});
-  }
-
-  private async recoverJobs(): Promise<void> {
+    for (const ownerId of await this.repository.releaseOrphans())
+      this.say(
+        ownerId,
+        "FAILED launch: the server restarted before the launch started; the draft stays paid, execute it again",
+      );
     for (const job of await this.repository.runningJobs()) {
+      if (this.running.has(job.id)) continue;
       const draft = await this.drafts.repository.findById(job.draftId);
       if (!draft) continue;
-      let created = false;
-      if (job.tokenAddress && this.chain) {
-        for (let i = 0; i < 10 && !created; i++) {
-          const code = await this.chain.client
-            .getCode({ address: job.tokenAddress as Address })
-            .catch(() => undefined);
-          created = Boolean(code && code !== "0x");
-          if (!created) await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
-      }
-      if (created && this.chain && job.tokenAddress) {
-        const config = draft.walletConfig as StoredWalletConfig;
-        const info = draft.tokenInfo as TokenInfo;
-        await this.repository.complete({
-          jobId: job.id,
-          draftId: draft.id,
-          ownerId: draft.ownerId,
-          tokenAddress: job.tokenAddress,
-          ticker: info.symbol,
-          image: info.image,
-          wallets: config.wallets
-            .filter((w) => Number(w.buyValue) > 0 && w.address !== sniperOf(config))
-            .map((w) => w.address),
-          blockNumber: await this.creationBlock(job.tokenAddress as Address),
-          atomicWallets: 0,
-        });
-        this.say(
-          draft.ownerId,
-          `SUCCESS the launch of ${info.symbol} finished while the server restarted: token ${job.tokenAddress}`,
-        );
-        await this.delayedBuys.schedule(draft, job.tokenAddress);
-      } else {
-        await this.repository.releaseDraft(draft.id);
-        await this.repository.updateJob(job.id, {
-          status: "failed",
-          error: "the server restarted during the launch and the token was not created",
-        });
-        this.say(
-          draft.ownerId,
-          "FAILED launch: the server restarted during the launch and the token was not created; the draft stays paid, execute it again",
-        );
-      }
+      this.track(
+        job.id,
+        this.settle(job, draft, "the server restarted during the launch").then(() => {
+          /* settled */
+        }),
+      );
     }
-  }
-
-  /** The first block where `token` has code (binary search on historic state). */
-  private async creationBlock(token: Address): Promise<bigint> {
-    const client = requireChain(this.chain).client;
-    let high = await client.getBlockNumber();
-    let low = 0n;
-    try {
-      while (low < high) {
-        const mid = (low + high) / 2n;
-        const code = await client.getCode({ address: token, blockNumber: mid });
-        if (code && code !== "0x") high = mid;
-        else low = mid + 1n;
-      }
-    } catch {
-      return high;
-    }
-    return low;
+    await this.delayedBuys.recover().catch(() => {});
   }
 }
+
+/** Postgres refused a duplicate (SQLSTATE 23505), wherever in the error's causes it says so. */
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; ) {
+    if (e.code === "23505") return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+};
+
+/** The bundle's buyers: every wallet with a buy, but the delayed bundle's sniper. */
+const buyersOf = (config: StoredWalletConfig) => {
+  const sniper = sniperOf(config);
+  return config.wallets
+    .filter((w) => w.address !== sniper)
+    .map((w) => ({ address: w.address, funds: parseEther(w.buyValue || "0") }))
+    .filter((w) => w.funds > 0n);
+};

@@ -1,11 +1,12 @@
 import { getBalances } from "@bundler/chain";
-import type { CurveOutlook, WalletAmount } from "@bundler/shared";
+import { type CurveOutlook, QUOTAS, type WalletAmount } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, DEFAULT_CURVE, requireChain } from "../../lib/chain-context.ts";
 import { sealForBrowser } from "../../lib/envelope.ts";
-import { BadRequestError } from "../../lib/errors.ts";
+import { BadRequestError, TooManyRequestsError } from "../../lib/errors.ts";
 import { type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
+import { lockUser } from "../../lib/quota.ts";
 import { type BuyRange, checkRange, generateBuys } from "./buy-amounts.ts";
 
 export interface BuyContext {
@@ -53,30 +54,39 @@ export class WalletsService {
     };
   }
 
-  /** New bundle wallets: keys committed to the vault first, then sealed for the browser. */
+  /**
+   * New bundle wallets: everything is computed and checked first, then the keys are committed
+   * to the vault, then the browser gets them sealed.
+   */
   async generate(ownerId: string, count: number, range: BuyRange, publicKey: string) {
-    checkRange(range);
-    // Fail on a bad public key before creating anything.
     try {
       sealForBrowser(publicKey, "[]");
     } catch {
       throw new BadRequestError("Invalid public key: send the RSA public key as base64 SPKI");
     }
-    const stored = await this.vault.store(
-      Array.from({ length: count }, () => ({
-        privateKey: generatePrivateKey(),
-        purpose: "bundle" as const,
-      })),
-      { ownerId },
-    );
-    const encryptedKeys = sealForBrowser(
-      publicKey,
-      JSON.stringify(stored.map(({ address, privateKey }) => ({ address, privateKey }))),
-    );
+    const keys = Array.from({ length: count }, () => {
+      const privateKey = generatePrivateKey();
+      return { address: privateKeyToAccount(privateKey).address, privateKey };
+    });
     const { amounts } = this.amounts(
-      stored.map((entry) => entry.address),
+      keys.map((key) => key.address),
       range,
     );
+    const encryptedKeys = sealForBrowser(publicKey, JSON.stringify(keys));
+    await this.vault.transaction(async (tx) => {
+      await lockUser(tx, ownerId);
+      const limit = QUOTAS.generatedWalletsPerDay;
+      const used = await this.vault.countGenerated(ownerId, tx);
+      if (used + count > limit)
+        throw new TooManyRequestsError(
+          `Generating ${count} wallets would pass the limit of ${limit} per key in 24 hours (${used} generated): ${used < limit ? `generate at most ${limit - used}, or try again later` : "try again later"}`,
+        );
+      await this.vault.store(
+        keys.map(({ privateKey }) => ({ privateKey, purpose: "bundle" as const })),
+        { ownerId },
+        tx,
+      );
+    });
     return {
       encryptedKeys,
       wallets: amounts.map(({ address, buyValue, tokenAmount }) => ({

@@ -1,7 +1,7 @@
 import { deleteDraftRoute } from "@bundler/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { draftRequest } from "./draft-request.ts";
-import { getDraftsQueryOptions } from "./get-drafts.ts";
+import { draftsListKey } from "./get-drafts.ts";
 
 export const deleteDraft = (id: string) => draftRequest(deleteDraftRoute, id);
 
@@ -9,6 +9,6 @@ export const useDeleteDraft = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteDraft,
-    onSettled: () => queryClient.invalidateQueries(getDraftsQueryOptions()),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: draftsListKey }),
   });
 };

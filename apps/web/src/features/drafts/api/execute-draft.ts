@@ -1,7 +1,7 @@
 import { executeDraftRoute } from "@bundler/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { draftRequest } from "./draft-request.ts";
-import { getDraftsQueryOptions } from "./get-drafts.ts";
+import { draftsListKey } from "./get-drafts.ts";
 
 /** Starts the launch job for a paid draft; progress arrives on the socket. */
 export const executeDraft = (id: string) => draftRequest(executeDraftRoute, id);
@@ -10,6 +10,6 @@ export const useExecuteDraft = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: executeDraft,
-    onSettled: () => queryClient.invalidateQueries(getDraftsQueryOptions()),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: draftsListKey }),
   });
 };

@@ -1,4 +1,4 @@
-import { type Draft, launchStatusEvent } from "@bundler/shared";
+import { launchStatusEvent } from "@bundler/shared";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
@@ -7,6 +7,7 @@ import { Spinner } from "../../../components/ui/spinner.tsx";
 import { TerminalLog } from "../../../components/ui/terminal-log.tsx";
 import { useTerminalLines } from "../../../hooks/use-terminal-lines.ts";
 import { useSocketEvent } from "../../../lib/socket.ts";
+import type { DraftHeader } from "../utils/draft-status.ts";
 import { type LaunchOutcome, outcomeOfLine, outcomeOfStatus } from "../utils/terminal-line.ts";
 
 /** After success the drafts list refreshes this long later (SPEC §9). */
@@ -15,8 +16,8 @@ export const SUCCESS_REFRESH_MS = 10_000;
 export const FAILURE_CLOSE_MS = 30_000;
 
 export interface BundleTerminalProps {
-  /** The draft as the (polled) list currently sees it. */
-  draft: Draft;
+  /** The draft as its polling currently sees it. */
+  draft: DraftHeader;
   authKey: string | null;
   explorerUrl: string | null;
   onDismiss: () => void;

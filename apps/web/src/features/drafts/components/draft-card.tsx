@@ -1,26 +1,27 @@
-import type { Draft } from "@bundler/shared";
+import type { DraftSummary } from "@bundler/shared";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { RefundList } from "../../../components/ui/refund-list.tsx";
+import { apiUrl } from "../../../lib/api-client.ts";
 import { DRAFT_STATUS_LABELS } from "../utils/draft-status.ts";
 import { getExpiryBadge } from "../utils/expiry-badge.ts";
 
 export interface DraftCardActions {
-  onDelete: (draft: Draft) => void;
-  onPay: (draft: Draft) => void;
-  onCancelPayment: (draft: Draft) => void;
-  onExecute: (draft: Draft) => void;
+  onDelete: (draft: DraftSummary) => void;
+  onPay: (draft: DraftSummary) => void;
+  onCancelPayment: (draft: DraftSummary) => void;
+  onExecute: (draft: DraftSummary) => void;
   /** Opens the terminal on a launch already running. */
-  onWatch: (draft: Draft) => void;
+  onWatch: (draft: DraftSummary) => void;
 }
 
 export interface DraftCardProps extends DraftCardActions {
-  draft: Draft;
+  draft: DraftSummary;
   now: number;
   explorerUrl: string | null;
 }
 
-const STATUS_TONES: Record<Draft["status"], string> = {
+const STATUS_TONES: Record<DraftSummary["status"], string> = {
   draft: "border-line-strong text-dim",
   pending_payment: "border-accent/60 text-accent",
   paid: "border-ok/60 text-ok",
@@ -41,10 +42,18 @@ const formatDate = (iso: string) => {
   return Number.isNaN(time) ? iso : dateFormat.format(time);
 };
 
-function DraftImage({ draft }: { draft: Draft }) {
-  const { image, symbol } = draft.tokenInfo;
-  if (image) {
-    return <img src={image} alt="" className="size-14 shrink-0 rounded-sm object-cover" />;
+function DraftImage({ draft }: { draft: DraftSummary }) {
+  const { imageUrl, symbol } = draft.tokenInfo;
+  if (imageUrl) {
+    return (
+      <img
+        src={apiUrl(imageUrl)}
+        alt=""
+        loading="lazy"
+        data-testid="draft-image"
+        className="size-14 shrink-0 rounded-sm object-cover"
+      />
+    );
   }
   return (
     <span

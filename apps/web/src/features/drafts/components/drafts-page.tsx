@@ -1,66 +1,83 @@
-import type { Draft } from "@bundler/shared";
+import type { DraftSummary } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { Link } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { LoadingScreen } from "../../../components/ui/loading-screen.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { useNow } from "../../../hooks/use-now.ts";
-import { paginate } from "../../../lib/pagination.ts";
+import { pageRange } from "../../../lib/pagination.ts";
 import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useCancelPayment } from "../api/cancel-payment.ts";
 import { useDeleteDraft } from "../api/delete-draft.ts";
 import { failureText } from "../api/draft-request.ts";
 import { useExecuteDraft } from "../api/execute-draft.ts";
-import { getDraftsQueryOptions, useDrafts } from "../api/get-drafts.ts";
+import { useLiveDraft } from "../api/get-draft.ts";
+import { draftsListKey, useDrafts } from "../api/get-drafts.ts";
+import { usePageParam } from "../hooks/use-page-param.ts";
 import { usePayParam } from "../hooks/use-pay-param.ts";
-import { DRAFTS_PER_PAGE } from "../utils/draft-status.ts";
+import type { DraftHeader } from "../utils/draft-status.ts";
 import { BundleTerminal } from "./bundle-terminal.tsx";
 import { DraftCard } from "./draft-card.tsx";
+import { DraftSkeletons } from "./draft-skeletons.tsx";
 import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 import { PaymentDialog } from "./payment-dialog.tsx";
 
 /** While the terminal is open the list is polled, so the draft's status backs up the log. */
 const TERMINAL_POLL_MS = 5000;
 
-type Confirmation = { kind: "delete" | "cancel" | "execute"; draft: Draft };
-
-const byNewest = (a: Draft, b: Draft) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt);
+type Confirmation = { kind: "delete" | "cancel" | "execute"; draft: DraftSummary };
 
 export function DraftsPage() {
   const queryClient = useQueryClient();
   const { authKey } = useAuth();
   const explorerUrl = usePublicConfig().data?.explorerUrl ?? null;
-  const [terminalDraft, setTerminalDraft] = useState<Draft | null>(null);
-  const drafts = useDrafts({ pollMs: terminalDraft ? TERMINAL_POLL_MS : false });
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePageParam();
+  const [terminalDraft, setTerminalDraft] = useState<DraftHeader | null>(null);
+  const drafts = useDrafts({ page, pollMs: terminalDraft ? TERMINAL_POLL_MS : false });
+  // The launching draft moves to the top of the list: the terminal follows it by id.
+  const liveDraft = useLiveDraft(terminalDraft?._id ?? null, TERMINAL_POLL_MS);
   const [confirm, setConfirm] = useState<Confirmation | null>(null);
-  const [payDraft, setPayDraft] = useState<Draft | null>(null);
+  const [payDraft, setPayDraft] = useState<DraftHeader | null>(null);
   const now = useNow(60_000);
 
   const deleteDraft = useDeleteDraft();
   const cancelPayment = useCancelPayment();
   const executeDraft = useExecuteDraft();
   const refresh = useCallback(
-    () => queryClient.invalidateQueries(getDraftsQueryOptions()),
+    () => queryClient.invalidateQueries({ queryKey: draftsListKey }),
     [queryClient],
   );
 
-  usePayParam(drafts.data, drafts.isFetched, setPayDraft);
+  const list = drafts.data;
+  usePayParam(list?.drafts, drafts.isFetched, setPayDraft);
 
   const failedAt = drafts.isError ? drafts.errorUpdatedAt : 0;
   useEffect(() => {
     if (failedAt) toast.error("Failed to fetch drafts", { id: "drafts-fetch" });
   }, [failedAt]);
 
-  const sorted = useMemo(() => [...(drafts.data ?? [])].sort(byNewest), [drafts.data]);
-  const shown = paginate(sorted, page, DRAFTS_PER_PAGE);
+  const range = list
+    ? pageRange({
+        page: list.page,
+        pageSize: list.pageSize,
+        total: list.total,
+        shown: list.drafts.length,
+      })
+    : null;
+  // Past the last page (its last draft deleted, an old link): show the last real page.
+  const pastEnd = list && !drafts.isPlaceholderData && list.drafts.length === 0 && list.page > 1;
+  const lastPage = range?.pageCount ?? 1;
+  useEffect(() => {
+    if (pastEnd) setPage(lastPage, { replace: true });
+  }, [pastEnd, lastPage, setPage]);
+
   const liveTerminalDraft =
-    terminalDraft && (sorted.find((d) => d._id === terminalDraft._id) ?? terminalDraft);
+    terminalDraft &&
+    (liveDraft.data ?? list?.drafts.find((d) => d._id === terminalDraft._id) ?? terminalDraft);
 
   const runConfirmed = ({ kind, draft }: Confirmation) => {
     const done = () => setConfirm(null);
@@ -96,7 +113,7 @@ export function DraftsPage() {
 
   return (
     <ContentLayout title="My Drafts">
-      {drafts.isPending && <LoadingScreen label="loading drafts" />}
+      {drafts.isPending && <DraftSkeletons />}
 
       {drafts.isError && !drafts.data && (
         <div className="flex flex-col items-start gap-3" role="alert">
@@ -107,7 +124,7 @@ export function DraftsPage() {
         </div>
       )}
 
-      {drafts.data && sorted.length === 0 && (
+      {list && list.total === 0 && (
         <div
           className="flex flex-col items-center gap-4 py-16 text-center"
           data-testid="drafts-empty"
@@ -119,13 +136,17 @@ export function DraftsPage() {
         </div>
       )}
 
-      {sorted.length > 0 && (
+      {list && range && list.drafts.length > 0 && (
         <>
           <p className="mb-4 text-xs text-faint">
-            Showing {shown.from}-{shown.to} of {shown.total}
+            Showing {range.from}-{range.to} of {list.total}
           </p>
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="drafts-grid">
-            {shown.items.map((draft) => (
+          <div
+            className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${drafts.isPlaceholderData ? "opacity-60" : ""}`}
+            aria-busy={drafts.isPlaceholderData}
+            data-testid="drafts-grid"
+          >
+            {list.drafts.map((draft) => (
               <DraftCard
                 key={draft._id}
                 draft={draft}
@@ -140,9 +161,9 @@ export function DraftsPage() {
             ))}
           </div>
           <Pagination
-            page={shown.page}
-            pageCount={shown.pageCount}
-            onPageChange={setPage}
+            page={list.page}
+            pageCount={range.pageCount}
+            onPageChange={(next) => setPage(next)}
             label="Drafts pages"
           />
         </>

@@ -1,8 +1,9 @@
-import type { Draft, LaunchPlan } from "@bundler/shared";
+import type { LaunchPlan } from "@bundler/shared";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { failureText } from "../../../lib/api-error.ts";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { useDraftSummary } from "../api/get-draft-summary.ts";
+import type { DraftHeader } from "../utils/draft-status.ts";
 
 const SUMMARY_FAILED = "Failed to load the launch summary";
 
@@ -48,7 +49,7 @@ export function ExecuteConfirmDialog({
   onConfirm,
   onCancel,
 }: {
-  draft: Draft;
+  draft: DraftHeader;
   onConfirm: () => void;
   onCancel: () => void;
 }) {

@@ -1,4 +1,3 @@
-import type { Draft } from "@bundler/shared";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
@@ -11,6 +10,7 @@ import { useNow } from "../../../hooks/use-now.ts";
 import { failureText } from "../api/draft-request.ts";
 import { usePaymentStatus } from "../api/get-payment-status.ts";
 import { startPayment } from "../api/start-payment.ts";
+import type { DraftHeader } from "../utils/draft-status.ts";
 import {
   formatCountdown,
   PAYMENT_WARNING_SECONDS,
@@ -31,14 +31,14 @@ interface PaymentDetails {
 }
 
 export interface PaymentDialogProps {
-  draft: Draft;
+  draft: DraftHeader;
   /** Called 2 s after the fee is confirmed. */
   onPaid: () => void;
   onClose: () => void;
 }
 
 /** An open payment the dialog can pick up again without asking for a new address. */
-function resumable(draft: Draft): PaymentDetails | null {
+function resumable(draft: DraftHeader): PaymentDetails | null {
   if (draft.status !== "pending_payment") return null;
   if (!draft.paymentAddress || !draft.paymentAmount || !draft.paymentExpiresAt) return null;
   const deadline = Date.parse(draft.paymentExpiresAt);

@@ -1,30 +1,46 @@
-import type { Draft } from "@bundler/shared";
-import { useEffect } from "react";
+import type { DraftSummary } from "@bundler/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router";
+import { getDraftQueryOptions } from "../api/get-draft.ts";
+import type { DraftHeader } from "../utils/draft-status.ts";
 
 /**
- * `?pay={draftId}` opens the payment dialog once the list is in, but only for a draft in
- * status draft; the parameter is removed either way so a reload does not reopen it.
+ * `?pay={draftId}` opens the payment dialog once the page of drafts is in, but only for a
+ * draft in status draft; the parameter is removed either way so a reload does not reopen it.
+ * A draft not on the page shown is asked for by id.
  */
 export function usePayParam(
-  drafts: Draft[] | undefined,
+  drafts: DraftSummary[] | undefined,
   settled: boolean,
-  open: (d: Draft) => void,
+  open: (d: DraftHeader) => void,
 ) {
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const payId = params.get("pay");
+  const handled = useRef<string | null>(null);
 
   useEffect(() => {
-    if (!payId || !settled) return;
-    const draft = drafts?.find((d) => d._id === payId);
-    if (draft?.status === "draft") open(draft);
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete("pay");
-        return next;
-      },
-      { replace: true },
-    );
-  }, [payId, settled, drafts, open, setParams]);
+    if (!payId) {
+      handled.current = null;
+      return;
+    }
+    if (!settled || handled.current === payId) return;
+    handled.current = payId;
+    const listed = drafts?.find((d) => d._id === payId);
+    const found: Promise<DraftHeader | undefined> = listed
+      ? Promise.resolve(listed)
+      : queryClient.fetchQuery(getDraftQueryOptions(payId)).catch(() => undefined);
+    void found.then((draft) => {
+      if (draft?.status === "draft") open(draft);
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete("pay");
+          return next;
+        },
+        { replace: true },
+      );
+    });
+  }, [payId, settled, drafts, open, setParams, queryClient]);
 }

@@ -1,4 +1,4 @@
-import type { DraftStatus } from "@bundler/shared";
+import type { DraftStatus, DraftSummary } from "@bundler/shared";
 
 /** The card's status label (SPEC §4). */
 export const DRAFT_STATUS_LABELS: Record<DraftStatus, string> = {
@@ -9,4 +9,11 @@ export const DRAFT_STATUS_LABELS: Record<DraftStatus, string> = {
   executed: "Launched",
 };
 
-export const DRAFTS_PER_PAGE = 9;
+/**
+ * What the dialogs and the terminal read of a draft: the list's summary and the whole draft
+ * (`GET /api/draft/:id`) both fit.
+ */
+export type DraftHeader = Pick<
+  DraftSummary,
+  "_id" | "status" | "paymentAddress" | "paymentAmount" | "paymentExpiresAt"
+> & { tokenInfo: Pick<DraftSummary["tokenInfo"], "name" | "symbol"> };

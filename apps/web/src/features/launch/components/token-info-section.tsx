@@ -83,7 +83,7 @@ export function TokenInfoSection({
         </Field>
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field label="Trading fee (%)">
+        <Field label="Trading fee (%)" error={errors.tradingFee}>
           <Input
             aria-label="Trading fee"
             inputMode="decimal"

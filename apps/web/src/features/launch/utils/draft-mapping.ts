@@ -1,9 +1,11 @@
 import type { Draft, DraftInput } from "@bundler/shared";
-import { type BundleWallet, EMPTY_LAUNCH_FORM, type LaunchForm } from "./launch-form.ts";
+import {
+  type BundleWallet,
+  delaySeconds,
+  EMPTY_LAUNCH_FORM,
+  type LaunchForm,
+} from "./launch-form.ts";
 import { walletFromPrivateKey } from "./private-key.ts";
-
-const delaySeconds = (form: LaunchForm) =>
-  (Number.parseInt(form.delayTime, 10) || 0) * (form.delayUnit === "minutes" ? 60 : 1);
 
 /** The draft body the server stores (it encrypts the keys at rest). */
 export function toDraftInput(form: LaunchForm, wallets: readonly BundleWallet[]): DraftInput {

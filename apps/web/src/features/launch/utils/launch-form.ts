@@ -67,4 +67,8 @@ export const EMPTY_LAUNCH_FORM: LaunchForm = {
   delayUnit: "seconds",
 };
 
+/** The delay the form asks for, in seconds (0 when empty or not a number). */
+export const delaySeconds = (form: Pick<LaunchForm, "delayTime" | "delayUnit">): number =>
+  (Number.parseInt(form.delayTime, 10) || 0) * (form.delayUnit === "minutes" ? 60 : 1);
+
 export type SetField = <K extends keyof LaunchForm>(field: K, value: LaunchForm[K]) => void;

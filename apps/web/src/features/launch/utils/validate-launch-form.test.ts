@@ -1,3 +1,4 @@
+import { DELAY_MESSAGES, TRADING_FEE_MESSAGE } from "@bundler/shared";
 import { describe, expect, it } from "vitest";
 import { EMPTY_LAUNCH_FORM, type LaunchForm } from "./launch-form.ts";
 import {
@@ -62,6 +63,25 @@ describe("launch form validation", () => {
       delaySnipeAddress: WALLET.address.toLowerCase(),
     });
     expect(fieldErrors(ok, [WALLET])).toEqual({});
+  });
+
+  it("refuses a delay over one hour with the shared schema's message, in either unit", () => {
+    expect(fieldErrors(form({ delayTime: "3601", delayUnit: "seconds" }), []).delayTime).toBe(
+      DELAY_MESSAGES.tooLong,
+    );
+    expect(fieldErrors(form({ delayTime: "61", delayUnit: "minutes" }), []).delayTime).toBe(
+      DELAY_MESSAGES.tooLong,
+    );
+    expect(fieldErrors(form({ delayTime: "3600", delayUnit: "seconds" }), [])).toEqual({});
+    expect(fieldErrors(form({ delayTime: "60", delayUnit: "minutes" }), [])).toEqual({});
+  });
+
+  it("refuses a trading fee the server would refuse, with the shared schema's message", () => {
+    for (const tradingFee of ["101", "abc", "0.12345678901"])
+      expect(fieldErrors(form({ tradingFee }), []).tradingFee, tradingFee).toBe(
+        TRADING_FEE_MESSAGE,
+      );
+    expect(fieldErrors(form({ tradingFee: "1.5" }), [])).toEqual({});
   });
 
   it("validates wallet generation", () => {

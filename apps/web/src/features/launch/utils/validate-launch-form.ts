@@ -1,5 +1,11 @@
-import { tokenInfoSchema } from "@bundler/shared";
-import type { BundleWallet, LaunchForm } from "./launch-form.ts";
+import {
+  DELAY_MESSAGES,
+  MAX_DELAY_SECONDS,
+  TRADING_FEE_MESSAGE,
+  tokenInfoSchema,
+  tradingFeeSchema,
+} from "@bundler/shared";
+import { type BundleWallet, delaySeconds, type LaunchForm } from "./launch-form.ts";
 import { INVALID_PRIVATE_KEY, walletFromPrivateKey } from "./private-key.ts";
 
 export const LAUNCH_MESSAGES = {
@@ -41,6 +47,8 @@ export function fieldErrors(form: LaunchForm, wallets: readonly BundleWallet[]):
     if (value && !rule.prefixes.some((prefix) => value.toLowerCase().startsWith(prefix)))
       errors[field] = rule.message;
   }
+  if (form.tradingFee.trim() && !tradingFeeSchema.safeParse(form.tradingFee).success)
+    errors.tradingFee = TRADING_FEE_MESSAGE;
   if (form.deployerPvtk.trim() && !walletFromPrivateKey(form.deployerPvtk))
     errors.deployerPvtk = INVALID_PRIVATE_KEY;
   if (form.tipPvtk.trim() && !walletFromPrivateKey(form.tipPvtk))
@@ -50,6 +58,7 @@ export function fieldErrors(form: LaunchForm, wallets: readonly BundleWallet[]):
     errors.delaySnipeAddress = LAUNCH_MESSAGES.sniper;
   if (form.delayTime.trim() && !/^\d+$/.test(form.delayTime.trim()))
     errors.delayTime = LAUNCH_MESSAGES.delay;
+  else if (delaySeconds(form) > MAX_DELAY_SECONDS) errors.delayTime = DELAY_MESSAGES.tooLong;
   return errors;
 }
 

@@ -1,0 +1,69 @@
+import type { Draft } from "@bundler/shared";
+import { formatEther } from "viem";
+import type { TxRow } from "../transactions/transactions.repository.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
+import type { PaymentRepository } from "./payment.repository.ts";
+import { refundKey } from "./payment.watcher.ts";
+
+export type Refund = Draft["refunds"][number];
+
+const STATUS: Record<TxRow["status"], Refund["status"]> = {
+  signed: "pending",
+  sent: "pending",
+  mined: "sent",
+  reverted: "failed",
+  replaced: "failed",
+  dropped: "failed",
+};
+
+/**
+ * What each draft's payments gave back, for the draft's page: every refund (its latest attempt,
+ * with its state) and every deposit held instead of refunded, with why.
+ */
+export class PaymentRefunds {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly txs: Pick<TxManager, "bySubjects"> | undefined,
+  ) {}
+
+  async forDrafts(draftIds: string[]): Promise<Map<string, Refund[]>> {
+    const byDraft = new Map<string, Refund[]>(draftIds.map((id) => [id, []]));
+    const payments = await this.payments.ofDrafts(draftIds);
+    if (payments.length === 0) return byDraft;
+    const ids = payments.map((p) => p.id);
+    const [deposits, txs] = await Promise.all([
+      this.payments.depositsOf(ids),
+      this.txs ? this.txs.bySubjects(ids) : Promise.resolve([]),
+    ]);
+    for (const payment of payments) {
+      const list = byDraft.get(payment.draftId) ?? [];
+      for (const deposit of deposits.filter((d) => d.paymentId === payment.id)) {
+        const key = refundKey(payment.id, deposit.txHash);
+        const last = txs
+          .filter((t) => t.key === key || t.key.startsWith(`${key}#`))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+          .at(-1);
+        if (last)
+          list.push({
+            to: last.to ?? "",
+            amount: formatEther(BigInt(last.value)),
+            reason: last.reason ?? "",
+            txHash: last.status === "signed" ? null : last.txHash,
+            status: STATUS[last.status],
+          });
+        if (deposit.heldReason) {
+          const owed = payment.status === "paid" ? deposit.refundable : deposit.value;
+          list.push({
+            to: deposit.from,
+            amount: formatEther(BigInt(owed)),
+            reason: `Held at the payment address: ${deposit.heldReason}`,
+            txHash: null,
+            status: "held",
+          });
+        }
+      }
+      byDraft.set(payment.draftId, list);
+    }
+    return byDraft;
+  }
+}

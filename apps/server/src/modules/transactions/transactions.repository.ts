@@ -1,0 +1,139 @@
+import { and, asc, eq, gte, inArray, like, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
+
+export type TxRow = typeof chainTxs.$inferSelect;
+export type NewTxRow = typeof chainTxs.$inferInsert;
+export type TxStatusValue = (typeof TX_STATUSES)[number];
+
+/** Not final yet: the chain may still mine it. */
+export const OPEN_STATUSES: TxStatusValue[] = ["signed", "sent"];
+/** Hold their nonce on the chain or in our books: no second live transaction may take it. */
+const LIVE_STATUSES: TxStatusValue[] = ["signed", "sent", "mined", "reverted"];
+
+export const isFinal = (status: TxStatusValue): boolean => !OPEN_STATUSES.includes(status);
+
+type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export class TransactionsRepository {
+  constructor(readonly db: Db) {}
+
+  /**
+   * Runs `work` in one database transaction holding a lock per sending address (taken in a
+   * fixed order, so two callers never deadlock): nonces are handed out under it.
+   */
+  async underAddressLocks<T>(addresses: string[], work: (tx: DbOrTx) => Promise<T>): Promise<T> {
+    const sorted = [...new Set(addresses)].sort();
+    return this.db.transaction(async (tx) => {
+      for (const address of sorted)
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`chain-tx:${address}`}))`);
+      return work(tx);
+    });
+  }
+
+  async byKeys(keys: string[], tx: DbOrTx = this.db): Promise<TxRow[]> {
+    if (keys.length === 0) return [];
+    return tx.select().from(chainTxs).where(inArray(chainTxs.key, keys));
+  }
+
+  /** Every transaction whose key starts with one of `prefixes`. */
+  async byKeyPrefix(prefix: string): Promise<TxRow[]> {
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(like(chainTxs.key, `${prefix.replaceAll("%", "\\%").replaceAll("_", "\\_")}%`))
+      .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
+  }
+
+  async bySubjects(subjects: string[]): Promise<TxRow[]> {
+    if (subjects.length === 0) return [];
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(inArray(chainTxs.subject, subjects))
+      .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
+  }
+
+  /** The nonces at or above `from` that live transactions of `address` hold. */
+  async liveNonces(tx: DbOrTx, address: string, from: number): Promise<Set<number>> {
+    const rows = await tx
+      .select({ nonce: chainTxs.nonce })
+      .from(chainTxs)
+      .where(
+        and(
+          eq(chainTxs.from, address),
+          gte(chainTxs.nonce, from),
+          inArray(chainTxs.status, LIVE_STATUSES),
+        ),
+      );
+    return new Set(rows.map((row) => row.nonce));
+  }
+
+  async insert(tx: DbOrTx, rows: NewTxRow[]): Promise<TxRow[]> {
+    if (rows.length === 0) return [];
+    return tx.insert(chainTxs).values(rows).returning();
+  }
+
+  async open(): Promise<TxRow[]> {
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(inArray(chainTxs.status, OPEN_STATUSES))
+      .orderBy(asc(chainTxs.from), asc(chainTxs.nonce));
+  }
+
+  /** Dropped transactions at these (from, nonce): one may have landed after all. */
+  async droppedAt(pairs: Array<{ from: string; nonce: number }>): Promise<TxRow[]> {
+    if (pairs.length === 0) return [];
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(
+        and(
+          eq(chainTxs.status, "dropped"),
+          inArray(
+            sql`${chainTxs.from} || ':' || ${chainTxs.nonce}`,
+            pairs.map((p) => `${p.from}:${p.nonce}`),
+          ),
+        ),
+      );
+  }
+
+  /** Records a broadcast attempt; `accepted` moves a signed row to sent. */
+  async broadcasted(ids: string[], accepted: boolean, error: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(chainTxs)
+      .set({
+        ...(accepted ? { status: "sent" as const } : {}),
+        broadcasts: sql`${chainTxs.broadcasts} + ${accepted ? 1 : 0}`,
+        lastBroadcastAt: sql`now()`,
+        error,
+        updatedAt: sql`now()`,
+      })
+      .where(and(inArray(chainTxs.id, ids), inArray(chainTxs.status, OPEN_STATUSES)));
+  }
+
+  /**
+   * Moves open rows to a final state, once: answers the rows this call moved (another worker
+   * that got there first moves none of them).
+   */
+  async finish(
+    ids: string[],
+    values: { status: TxStatusValue; error: string | null; blockNumber?: bigint; fee?: bigint },
+    fromStatuses: TxStatusValue[] = OPEN_STATUSES,
+  ): Promise<TxRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .update(chainTxs)
+      .set({
+        status: values.status,
+        error: values.error,
+        ...(values.blockNumber !== undefined ? { blockNumber: values.blockNumber } : {}),
+        ...(values.fee !== undefined ? { fee: values.fee.toString() } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(and(inArray(chainTxs.id, ids), inArray(chainTxs.status, fromStatuses)))
+      .returning();
+  }
+}

@@ -1,0 +1,486 @@
+import { getTxStatuses, rpcBatch } from "@bundler/chain";
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  keccak256,
+  type LocalAccount,
+  parseTransaction,
+  recoverTransactionAddress,
+  type TransactionSerialized,
+} from "viem";
+import type { ChainContext } from "../../lib/chain-context.ts";
+import { failpoint } from "../../lib/failpoints.ts";
+import {
+  isFinal,
+  type NewTxRow,
+  type TransactionsRepository,
+  type TxRow,
+  type TxStatusValue,
+} from "./transactions.repository.ts";
+
+/** What a transaction is for; the owner sees it, and `npm run` reports count by it. */
+export type TxPurpose =
+  | "payment-refund"
+  | "payment-sweep"
+  | "dispersal-hop"
+  | "dispersal-return"
+  | "dispersal-refund"
+  | "delayed-buy"
+  | "launch";
+
+/** One transaction a caller wants sent, exactly once per `key`. */
+export interface TxIntent {
+  /** Idempotency key: sending the same key again answers the first transaction, whatever it became. */
+  key: string;
+  purpose: TxPurpose;
+  ownerId?: string | null;
+  subject?: string | null;
+  account: LocalAccount;
+  to: Address;
+  value: bigint;
+  data?: Hex;
+  /** 21,000 for a plain transfer. */
+  gas: bigint;
+  /** Defaults to the node's price, at least the profile's floor. */
+  gasPrice?: bigint;
+  reason?: string | null;
+}
+
+/** A signed transaction of a bundle: recorded before the bundle goes out, never broadcast. */
+export interface BundleTx {
+  key: string;
+  purpose: TxPurpose;
+  ownerId?: string | null;
+  subject?: string | null;
+  raw: Hex;
+  reason?: string | null;
+}
+
+export interface TxManagerOptions {
+  /** An open transaction the node no longer holds is dropped after this long (default 10 min). */
+  dropAfterMs?: number;
+  /** A sent transaction not mined after this long is broadcast again (default 10 s). */
+  rebroadcastAfterMs?: number;
+  log?: (message: string) => void;
+}
+
+type Receipt = { status: Hex; blockNumber: Hex; gasUsed: Hex; effectiveGasPrice?: Hex };
+
+/** Node answers that mean "I have it" (or had it) rather than "I refuse it". */
+const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already imported/i;
+
+/**
+ * The one way the server sends a transaction (modelled on Chainlink's transaction manager):
+ * a nonce reserved per sending address in the database (two workers never sign two
+ * transactions with one nonce), the signed transaction recorded with its purpose and owner
+ * before it is broadcast, idempotent by the caller's key, rebroadcast and reconciled against
+ * receipts, and a final state with a reason for everything: mined, reverted (with the
+ * reason), replaced (its nonce was used by another transaction), dropped (the node refused or
+ * forgot it for longer than `dropAfterMs`, or a bundle's window passed). A dropped
+ * transaction's nonce is handed out again, so whatever is sent next from that address
+ * replaces it: the two can never both land.
+ */
+export class TxManager {
+  private pass: Promise<TxRow[]> | null = null;
+  private readonly listeners: Array<(rows: TxRow[]) => void | Promise<void>> = [];
+  private readonly dropAfterMs: number;
+  private readonly rebroadcastAfterMs: number;
+
+  constructor(
+    private readonly repo: TransactionsRepository,
+    private readonly chain: ChainContext,
+    private readonly options: TxManagerOptions = {},
+  ) {
+    this.dropAfterMs = options.dropAfterMs ?? 10 * 60_000;
+    this.rebroadcastAfterMs = options.rebroadcastAfterMs ?? 10_000;
+  }
+
+  /** Called with the rows a reconcile pass of this process moved to a final state. */
+  onFinal(listener: (rows: TxRow[]) => void | Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  /** The node's gas price, at least the profile's floor. */
+  async gasPrice(): Promise<bigint> {
+    const price = await this.chain.client.getGasPrice();
+    const floor = this.chain.profile.gasPriceFloor;
+    if (price < floor) return floor;
+    return price;
+  }
+
+  /**
+   * Records every intent whose key is new (nonce reserved, signed, written in one database
+   * transaction), then broadcasts what this call recorded. Answers the row of every intent,
+   * in order, whether this call or an earlier one recorded it.
+   */
+  async send(intents: TxIntent[]): Promise<TxRow[]> {
+    if (intents.length === 0) return [];
+    const froms = [...new Set(intents.map((i) => getAddress(i.account.address)))];
+    const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
+    const pending = await this.pendingNonces(froms);
+    const { rows, created } = await this.repo.underAddressLocks(froms, async (tx) => {
+      const known = new Map(
+        (await this.repo.byKeys([...new Set(intents.map((i) => i.key))], tx)).map((r) => [
+          r.key,
+          r,
+        ]),
+      );
+      const taken = new Map<string, Set<number>>();
+      for (const from of froms)
+        taken.set(from, await this.repo.liveNonces(tx, from, pending.get(from) ?? 0));
+      const fresh: NewTxRow[] = [];
+      for (const intent of intents) {
+        if (known.has(intent.key) || fresh.some((f) => f.key === intent.key)) continue;
+        const from = getAddress(intent.account.address);
+        const used = taken.get(from) as Set<number>;
+        let nonce = pending.get(from) ?? 0;
+        while (used.has(nonce)) nonce++;
+        used.add(nonce);
+        const gasPrice = intent.gasPrice ?? defaultPrice;
+        const rawTx = await intent.account.signTransaction({
+          type: "legacy",
+          chainId: this.chain.chainId,
+          nonce,
+          to: intent.to,
+          value: intent.value,
+          gas: intent.gas,
+          gasPrice,
+          ...(intent.data ? { data: intent.data } : {}),
+        });
+        fresh.push({
+          key: intent.key,
+          purpose: intent.purpose,
+          ownerId: intent.ownerId ?? null,
+          subject: intent.subject ?? null,
+          from,
+          to: getAddress(intent.to),
+          value: intent.value.toString(),
+          nonce,
+          gas: intent.gas,
+          gasPrice: gasPrice.toString(),
+          rawTx,
+          txHash: keccak256(rawTx),
+          reason: intent.reason ?? null,
+        });
+      }
+      const inserted = await this.repo.insert(tx, fresh);
+      for (const row of inserted) known.set(row.key, row);
+      return { rows: intents.map((i) => known.get(i.key) as TxRow), created: inserted };
+    });
+    await failpoint("tx.recorded");
+    await this.broadcast(created);
+    return this.repo.byKeys(rows.map((r) => r.key)).then((fresh) => {
+      const byKey = new Map(fresh.map((r) => [r.key, r]));
+      return rows.map((r) => byKey.get(r.key) ?? r);
+    });
+  }
+
+  /**
+   * Records a bundle's signed transactions before it is submitted (a caller that cannot record
+   * must not submit). They are never broadcast: each ends mined, or dropped once the chain
+   * passes `validUntilBlock` without it.
+   */
+  async recordBundle(txs: BundleTx[], validUntilBlock: bigint): Promise<TxRow[]> {
+    const decoded = await Promise.all(
+      txs.map(async (t) => {
+        const parsed = parseTransaction(t.raw);
+        const from = getAddress(
+          await recoverTransactionAddress({
+            serializedTransaction: t.raw as TransactionSerialized,
+          }),
+        );
+        return { t, parsed, from };
+      }),
+    );
+    return this.repo.underAddressLocks(
+      decoded.map((d) => d.from),
+      async (tx) =>
+        this.repo.insert(
+          tx,
+          decoded.map(({ t, parsed, from }) => ({
+            key: t.key,
+            purpose: t.purpose,
+            ownerId: t.ownerId ?? null,
+            subject: t.subject ?? null,
+            from,
+            to: parsed.to ? getAddress(parsed.to) : null,
+            value: (parsed.value ?? 0n).toString(),
+            nonce: parsed.nonce ?? 0,
+            gas: parsed.gas ?? 0n,
+            gasPrice: (parsed.gasPrice ?? 0n).toString(),
+            rawTx: t.raw,
+            txHash: keccak256(t.raw),
+            reason: t.reason ?? null,
+            validUntilBlock,
+          })),
+        ),
+    );
+  }
+
+  find(keys: string[]): Promise<TxRow[]> {
+    return this.repo.byKeys(keys);
+  }
+
+  byKeyPrefix(prefix: string): Promise<TxRow[]> {
+    return this.repo.byKeyPrefix(prefix);
+  }
+
+  bySubjects(subjects: string[]): Promise<TxRow[]> {
+    return this.repo.bySubjects(subjects);
+  }
+
+  /**
+   * Reconciles until every transaction of `keys` is final, answering them. A pass that fails
+   * (the node or the database away) is retried after `pollMs`; `timeoutMs` bounds the wait.
+   */
+  async waitFinal(
+    keys: string[],
+    { pollMs = 500, timeoutMs = 10 * 60_000 }: { pollMs?: number; timeoutMs?: number } = {},
+  ): Promise<TxRow[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await this.repo.byKeys(keys);
+      if (rows.every((row) => isFinal(row.status))) return rows;
+      if (Date.now() > deadline)
+        throw new Error(`transactions still open after ${Math.round(timeoutMs / 1000)} s`);
+      await this.reconcile().catch((error: Error) =>
+        this.options.log?.(`transactions: ${error.message}`),
+      );
+      if ((await this.repo.byKeys(keys)).every((row) => isFinal(row.status)))
+        return this.repo.byKeys(keys);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  /**
+   * One pass over every open transaction (a call while a pass runs shares it): receipts,
+   * nonces and the head in one batch; mined and reverted ones are settled, those whose nonce
+   * another transaction used are replaced, a bundle's past its window and the ones the node
+   * keeps refusing are dropped, the rest rebroadcast when due. Answers the rows this pass
+   * moved to a final state (and tells the listeners).
+   */
+  reconcile(): Promise<TxRow[]> {
+    if (!this.pass)
+      this.pass = this.reconcileOnce().finally(() => {
+        this.pass = null;
+      });
+    return this.pass;
+  }
+
+  private async reconcileOnce(): Promise<TxRow[]> {
+    const open = await this.repo.open();
+    if (open.length === 0) return [];
+    const froms = [...new Set(open.map((row) => row.from))];
+    const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
+      { method: "eth_blockNumber", params: [] },
+      ...open.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+      ...froms.map((from) => ({ method: "eth_getTransactionCount", params: [from, "latest"] })),
+    ]);
+    const head = BigInt((answers[0]?.result as Hex | undefined) ?? "0x0");
+    const minedNonce = new Map(
+      froms.map((from, i) => {
+        const answer = answers[1 + open.length + i];
+        if (!answer?.result) throw new Error(`could not read the nonce of ${from}`);
+        return [from, Number(BigInt(answer.result as Hex))];
+      }),
+    );
+
+    const finished: TxRow[] = [];
+    const finish = async (
+      rows: TxRow[],
+      values: Parameters<TransactionsRepository["finish"]>[1],
+    ) => {
+      finished.push(
+        ...(await this.repo.finish(
+          rows.map((r) => r.id),
+          values,
+        )),
+      );
+    };
+
+    const reverted: Array<{ row: TxRow; receipt: Receipt }> = [];
+    const replaced: TxRow[] = [];
+    const stale: TxRow[] = [];
+    const rebroadcast: TxRow[] = [];
+    for (const [i, row] of open.entries()) {
+      const answer = answers[1 + i];
+      if (answer?.error) continue; // unsure: decide next pass
+      const receipt = answer?.result as Receipt | null | undefined;
+      if (receipt) {
+        const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice);
+        if (receipt.status === "0x1")
+          await finish([row], {
+            status: "mined",
+            error: null,
+            blockNumber: BigInt(receipt.blockNumber),
+            fee,
+          });
+        else reverted.push({ row, receipt });
+        continue;
+      }
+      if ((minedNonce.get(row.from) ?? 0) > row.nonce) {
+        replaced.push(row);
+        continue;
+      }
+      if (row.validUntilBlock !== null) {
+        if (head > row.validUntilBlock)
+          await finish([row], {
+            status: "dropped",
+            error: `the bundle was not included by block ${row.validUntilBlock}`,
+          });
+        continue;
+      }
+      const age = Date.now() - row.createdAt.getTime();
+      if (age > this.dropAfterMs) stale.push(row);
+      else if (
+        row.status === "signed" ||
+        !row.lastBroadcastAt ||
+        Date.now() - row.lastBroadcastAt.getTime() > this.rebroadcastAfterMs
+      )
+        rebroadcast.push(row);
+    }
+
+    if (reverted.length > 0) {
+      const statuses = await getTxStatuses(this.chain.rpcUrl, {
+        hashes: reverted.map(({ row }) => row.txHash as Hex),
+      });
+      for (const [i, { row, receipt }] of reverted.entries()) {
+        const status = statuses[i];
+        await finish([row], {
+          status: "reverted",
+          error: status?.status === "failed" ? status.reason : "execution reverted",
+          blockNumber: BigInt(receipt.blockNumber),
+          fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
+        });
+      }
+    }
+    for (const row of replaced)
+      await finish([row], {
+        status: "replaced",
+        error: `nonce ${row.nonce} of ${row.from} was used by another transaction`,
+      });
+    finished.push(...(await this.landedAfterDrop(replaced)));
+    await this.dropStale(stale, finish, rebroadcast);
+    await this.broadcast(rebroadcast);
+
+    if (finished.length > 0)
+      for (const listener of this.listeners)
+        await Promise.resolve(listener(finished)).catch((error: Error) =>
+          this.options.log?.(`transactions: a listener failed: ${error.message}`),
+        );
+    return finished;
+  }
+
+  /**
+   * Past `dropAfterMs`: a transaction the node still holds can land, so it stays open (and is
+   * rebroadcast); one it does not hold is dropped with the node's last refusal.
+   */
+  private async dropStale(
+    stale: TxRow[],
+    finish: (
+      rows: TxRow[],
+      values: { status: TxStatusValue; error: string | null },
+    ) => Promise<void>,
+    rebroadcast: TxRow[],
+  ): Promise<void> {
+    if (stale.length === 0) return;
+    const known = await rpcBatch<unknown>(
+      this.chain.rpcUrl,
+      stale.map((row) => ({ method: "eth_getTransactionByHash", params: [row.txHash] })),
+    );
+    for (const [i, row] of stale.entries()) {
+      const answer = known[i];
+      if (answer?.error) continue;
+      if (answer?.result) {
+        rebroadcast.push(row);
+        continue;
+      }
+      const minutes = Math.round(this.dropAfterMs / 60_000);
+      await finish([row], {
+        status: "dropped",
+        error: row.error
+          ? `the node refused it: ${row.error}`
+          : `not mined within ${minutes} min and no longer known to the node`,
+      });
+    }
+  }
+
+  /**
+   * A dropped transaction's nonce goes to the next one from its address; when that one is
+   * replaced, the dropped one may be what used the nonce after all: its receipt says.
+   */
+  private async landedAfterDrop(replaced: TxRow[]): Promise<TxRow[]> {
+    const dropped = await this.repo.droppedAt(
+      replaced.map((r) => ({ from: r.from, nonce: r.nonce })),
+    );
+    if (dropped.length === 0) return [];
+    const receipts = await rpcBatch<Receipt | null>(
+      this.chain.rpcUrl,
+      dropped.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+    );
+    const landed: TxRow[] = [];
+    for (const [i, row] of dropped.entries()) {
+      const receipt = receipts[i]?.result;
+      if (!receipt) continue;
+      landed.push(
+        ...(await this.repo.finish(
+          [row.id],
+          {
+            status: receipt.status === "0x1" ? "mined" : "reverted",
+            error:
+              receipt.status === "0x1"
+                ? "landed after it was declared dropped"
+                : "execution reverted",
+            blockNumber: BigInt(receipt.blockNumber),
+            fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
+          },
+          ["dropped"],
+        )),
+      );
+    }
+    return landed;
+  }
+
+  /** Broadcasts rows in one batch and records each answer; nothing is decided here. */
+  private async broadcast(rows: TxRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const answers = await rpcBatch<Hex>(
+      this.chain.rpcUrl,
+      rows.map((row) => ({ method: "eth_sendRawTransaction", params: [row.rawTx] })),
+    ).catch((error: Error) => {
+      this.options.log?.(`transactions: broadcast failed: ${error.message}`);
+      return null;
+    });
+    if (!answers) return;
+    const accepted: string[] = [];
+    for (const [i, answer] of answers.entries()) {
+      const row = rows[i] as TxRow;
+      const message = answer.error?.message ?? "";
+      if (!answer.error || BENIGN_REFUSAL.test(message)) accepted.push(row.id);
+      else {
+        this.options.log?.(`transactions: the node refused ${row.txHash}: ${message}`);
+        await this.repo.broadcasted([row.id], false, message);
+      }
+    }
+    await this.repo.broadcasted(accepted, true, null);
+  }
+
+  /** Each address's pending nonce, in one batch. */
+  private async pendingNonces(addresses: string[]): Promise<Map<string, number>> {
+    const answers = await rpcBatch<Hex>(
+      this.chain.rpcUrl,
+      addresses.map((address) => ({
+        method: "eth_getTransactionCount",
+        params: [address, "pending"],
+      })),
+    );
+    return new Map(
+      addresses.map((address, i) => {
+        const result = answers[i]?.result;
+        if (!result) throw new Error(`could not read the nonce of ${address}`);
+        return [address, Number(BigInt(result))];
+      }),
+    );
+  }
+}

@@ -1,0 +1,135 @@
+import type { Address } from "viem";
+import type { Db } from "./db/client.ts";
+import type { ChainContext } from "./lib/chain-context.ts";
+import { KeyVault } from "./lib/key-vault.ts";
+import type { RefundRoute } from "./lib/refund-route.ts";
+import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
+import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
+import { DisperseService } from "./modules/disperse/disperse.service.ts";
+import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
+import { DraftsService } from "./modules/drafts/drafts.service.ts";
+import { PaymentRepository } from "./modules/drafts/payment.repository.ts";
+import { PaymentService } from "./modules/drafts/payment.service.ts";
+import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
+import { PaymentRefunds } from "./modules/drafts/payment-refunds.ts";
+import { LaunchRepository } from "./modules/launch/launch.repository.ts";
+import { LaunchService } from "./modules/launch/launch.service.ts";
+import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
+import { TransactionsRepository } from "./modules/transactions/transactions.repository.ts";
+import { TxManager, type TxManagerOptions } from "./modules/transactions/tx-manager.ts";
+import { WalletsService } from "./modules/wallets/wallets.service.ts";
+
+export interface ServiceOptions {
+  db: Db;
+  masterKey: Buffer;
+  chain: ChainContext | undefined;
+  /** The launch fee, wei. */
+  launchFee: bigint;
+  paymentWindowSeconds?: number | undefined;
+  dispersalWindowSeconds?: number | undefined;
+  treasury: Address;
+  transactions?: TxManagerOptions | undefined;
+  /** A line for a user's terminal (`launch_status`) or dispersal dialog (`dispersal_status`). */
+  emit: (userId: string, kind: "launch_status" | "dispersal_status", message: string) => void;
+  log: (message: string) => void;
+}
+
+/**
+ * Every domain service and background worker, wired once. A process builds one set; a test
+ * that simulates a restart builds a second set on the same database (as a new process would).
+ */
+export const createServices = (options: ServiceOptions) => {
+  const { db, chain, log } = options;
+  const vault = new KeyVault(db, options.masterKey);
+  const txm = chain
+    ? new TxManager(new TransactionsRepository(db), chain, { log, ...options.transactions })
+    : undefined;
+  const wallets = new WalletsService(vault, chain);
+  const draftRows = new DraftsRepository(db);
+  const paymentRows = new PaymentRepository(db);
+  const drafts = new DraftsService(draftRows, vault, chain, new PaymentRefunds(paymentRows, txm));
+  const payments = new PaymentService(
+    drafts,
+    draftRows,
+    paymentRows,
+    vault,
+    chain,
+    options.launchFee,
+    options.paymentWindowSeconds,
+  );
+  const plans = new LaunchPlanService(drafts, chain, options.launchFee);
+  const launches = new LaunchService(
+    new LaunchRepository(db),
+    drafts,
+    vault,
+    chain,
+    (userId, message) => options.emit(userId, "launch_status", message),
+    txm,
+  );
+  const disperseRows = new DisperseRepository(db);
+  const dispersals = new DisperseService(
+    disperseRows,
+    vault,
+    chain,
+    txm,
+    options.dispersalWindowSeconds,
+  );
+  const refundRoute = platformRefundRoute(vault, dispersals);
+  const paymentWatcher =
+    chain && txm
+      ? new PaymentWatcher(paymentRows, vault, chain, txm, {
+          treasury: options.treasury,
+          log,
+          refundRoute,
+        })
+      : undefined;
+  const disperseEngine =
+    chain && txm
+      ? new DisperseEngine(disperseRows, vault, chain, txm, {
+          emit: (userId, message) => options.emit(userId, "dispersal_status", message),
+          log,
+          refundRoute,
+        })
+      : undefined;
+  return {
+    vault,
+    transactions: txm,
+    wallets,
+    drafts,
+    payments,
+    plans,
+    launches,
+    paymentWatcher,
+    dispersals,
+    disperseEngine,
+  };
+};
+
+export type Services = ReturnType<typeof createServices>;
+
+/**
+ * Money owed back to one of our own wallets: a dispersal's wallet → that dispersal's funder;
+ * any other of ours (a payment address, an unfunded dispersal) → held where it is.
+ */
+const platformRefundRoute =
+  (vault: KeyVault, dispersals: DisperseService): RefundRoute =>
+  async (senders) => {
+    const routes: Awaited<ReturnType<RefundRoute>> = new Map();
+    const ours = await vault.platformPurposes(senders);
+    for (const [lower, { address, purpose }] of ours) {
+      if (purpose === "dispersal") {
+        const funder = await dispersals.funderOf(address);
+        if (funder && !ours.has(funder.toLowerCase())) {
+          routes.set(lower, {
+            to: funder as Address,
+            note: `it came from our own dispersal wallet ${address}, so it goes to that dispersal's funder`,
+          });
+          continue;
+        }
+      }
+      routes.set(lower, {
+        hold: `it came from our own ${purpose === "payment" ? "payment address" : "dispersal wallet"} ${address}, so it is not sent back there (nothing watches it)`,
+      });
+    }
+    return routes;
+  };

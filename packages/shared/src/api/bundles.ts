@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { defineRoute } from "./common.ts";
+import { addressSchema, bnbValueSchema } from "./money.ts";
+import { TX_HASH_PATTERN } from "./tx.ts";
+
+/** Bundles per page of the wallet manager (SPEC §9). */
+export const BUNDLES_PAGE_SIZE = 9;
+/** Wallets one sell or empty may name (a bundle holds at most this many). */
+export const MAX_SELL_WALLETS = 100;
+
+/**
+ * A token launched here and the wallets that bought it (SPEC §3 "Bundle"): the token's address
+ * is the bundle's id. `image` and `tradeUrl` come from the launchpad's public token info (the
+ * server's own on the local chain); `tradeUrl` is set once the token trades on the DEX.
+ */
+export const bundleSchema = z.object({
+  address: addressSchema,
+  ticker: z.string(),
+  name: z.string(),
+  /** The bundle's wallets (every wallet of the launched draft), in the draft's order. */
+  wallets: z.array(addressSchema),
+  walletCount: z.number().int().min(0),
+  /** The developer (deployer) wallet, which may hold the creator's buy. */
+  developer: addressSchema.nullable(),
+  /** The logo at a cacheable URL, or null. */
+  image: z.string().nullable(),
+  /** Where the token trades once it graduated (DEX), else null. */
+  tradeUrl: z.string().nullable(),
+  /** The launchpad's page for the token (four.meme on BSC), or null where there is none. */
+  launchpadUrl: z.string().nullable(),
+  /** The token left the bonding curve and trades on the DEX. */
+  graduated: z.boolean(),
+  blockNumber: z.string(),
+  createdAt: z.string(),
+});
+export type Bundle = z.infer<typeof bundleSchema>;
+
+/** A whole number of the token's smallest units (18 decimals), as a decimal string. */
+const unitsSchema = z.string().regex(/^\d+$/);
+
+/** One wallet's balances (SPEC §3 "Wallet balance entry"). */
+export const walletBalanceSchema = z.object({
+  address: addressSchema,
+  /** Tokens, for display: decimal with thousands separators ("1,234,567.89"). */
+  tokenBalance: z.string(),
+  /** Tokens in the smallest units, for arithmetic (percent sells, shares of supply). */
+  tokenUnits: unitsSchema,
+  /** BNB, a decimal string. */
+  bnbBalance: bnbValueSchema,
+});
+export type WalletBalance = z.infer<typeof walletBalanceSchema>;
+
+const bundleAddressQuery = z.object({ address: addressSchema });
+
+export { bundleAddressQuery as bundleAddressQuerySchema };
+
+export const listBundlesQuerySchema = z.object({
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,5}$/, "page must be a whole number from 1 up")
+    .transform(Number)
+    .optional(),
+});
+
+/** SPEC §7 `GET /auth/bundles`: the caller's launches, newest first, 9 a page. */
+export const listBundlesRoute = defineRoute({
+  method: "GET",
+  path: "/api/auth/bundles",
+  access: "user",
+  body: undefined,
+  response: z.object({
+    success: z.literal(true),
+    bundles: z.array(bundleSchema),
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+  }),
+});
+
+/**
+ * SPEC §7 `GET /bundle/wallets/balances?address=`: every wallet's token and BNB balance and
+ * the developer's, in one multicall; the bundle itself and the token's supply come along so
+ * the detail page needs no other call.
+ */
+export const bundleBalancesRoute = defineRoute({
+  method: "GET",
+  path: "/api/bundle/wallets/balances",
+  access: "user",
+  body: undefined,
+  response: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    bundle: bundleSchema,
+    /** The token's total supply in its smallest units (shares of supply are against it). */
+    totalSupply: unitsSchema,
+    balances: z.array(walletBalanceSchema),
+    developerBalance: walletBalanceSchema.nullable(),
+  }),
+});
+
+/** A sell amount: tokens (decimal, 18 places at most) or a percent of each wallet's balance. */
+const sellAmountSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,28}(\.\d{1,18})?$/, "amount must be a positive number of tokens or a percent");
+
+const sellBody = {
+  address: addressSchema,
+  amount: sellAmountSchema,
+  /** true: `amount` is a percent (0 < amount ≤ 100) of each wallet's balance. */
+  isPercentage: z.boolean().default(false),
+};
+
+/** One transaction a sell sent, or the reason a wallet sent none. */
+export const sellTransactionSchema = z.object({
+  hash: z.string().regex(TX_HASH_PATTERN).nullable(),
+  from: addressSchema,
+  /** Tokens this transaction sells, for display ("12,345.6"); "0" for an approval. */
+  amount: z.string(),
+  kind: z.enum(["sell", "approve"]),
+  /** pending: sent, poll `/bundle/tx/status`; failed: nothing was sent for this wallet. */
+  status: z.enum(["pending", "failed"]),
+  error: z.string().nullable(),
+});
+export type SellTransaction = z.infer<typeof sellTransactionSchema>;
+
+/** SPEC §7 `POST /bundle/wallets/sell`: sells from each selected wallet of a bundle. */
+export const sellWalletsRoute = defineRoute({
+  method: "POST",
+  path: "/api/bundle/wallets/sell",
+  access: "user",
+  body: z.object({
+    ...sellBody,
+    wallets: z
+      .array(addressSchema)
+      .min(1, "Select at least one wallet")
+      .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per sell`),
+  }),
+  response: z.object({
+    success: z.literal(true),
+    transactions: z.array(sellTransactionSchema),
+    /** Tokens sold in all, for display. */
+    totalTokens: z.string(),
+  }),
+});
+
+/** SPEC §7 `POST /bundle/developer/sell`: sells from the bundle's developer wallet. */
+export const sellDeveloperRoute = defineRoute({
+  method: "POST",
+  path: "/api/bundle/developer/sell",
+  access: "user",
+  body: z.object(sellBody),
+  response: z.object({
+    success: z.literal(true),
+    transaction: sellTransactionSchema,
+    /** An approval that had to go first, when one did. */
+    transactions: z.array(sellTransactionSchema),
+  }),
+});
+
+/** SPEC §7 `POST /bundle/wallets/empty`: every selected wallet's BNB, minus exact gas, to one receiver. */
+export const emptyWalletsRoute = defineRoute({
+  method: "POST",
+  path: "/api/bundle/wallets/empty",
+  access: "user",
+  body: z.object({
+    address: addressSchema,
+    wallets: z
+      .array(addressSchema)
+      .min(1, "Select at least one wallet")
+      .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per empty`),
+    receiver: addressSchema,
+  }),
+  response: z.object({
+    success: z.literal(true),
+    results: z.array(
+      z.object({
+        wallet: addressSchema,
+        /** The transfer was mined: the wallet holds 0 wei now. */
+        success: z.boolean(),
+        hash: z.string().regex(TX_HASH_PATTERN).nullable(),
+        /** BNB sent. */
+        amount: bnbValueSchema,
+        error: z.string().nullable(),
+      }),
+    ),
+  }),
+});
