@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openBrowser, type TestBrowser } from "./support/browser.ts";
+import { continueToApp, getFreeAccess as freeAccess } from "./support/flows.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 let server: RunningServer;
@@ -21,15 +22,7 @@ afterEach(() => browser.close());
 
 const modal = () => browser.page.getByTestId("auth-modal");
 
-const getFreeAccess = async () => {
-  const { page } = browser;
-  await page.goto(server.url);
-  await page.getByRole("button", { name: "Get Free Access" }).click();
-  const key = (await page.getByTestId("generated-key").textContent())?.trim() ?? "";
-  await page.getByRole("button", { name: "Continue to App" }).click();
-  await modal().waitFor({ state: "hidden" });
-  return key;
-};
+const getFreeAccess = () => freeAccess(browser.page, server.url);
 
 const importKey = async (key: string) => {
   const { page } = browser;
@@ -53,8 +46,7 @@ describe("authentication in the browser", () => {
     expect(key).toMatch(/^lbk_[A-Za-z0-9_-]{43}$/);
     await page.getByRole("button", { name: "Copy access key" }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-    await page.getByRole("button", { name: "Continue to App" }).click();
-    await modal().waitFor({ state: "hidden" });
+    await continueToApp(page);
     expect(await page.getByRole("link", { name: "[bundler]" }).isVisible()).toBe(true);
   });
 
@@ -200,8 +192,7 @@ describe("a stored key", () => {
     const own = await startServer();
     await browser.page.goto(own.url);
     await browser.page.getByRole("button", { name: "Get Free Access" }).click();
-    await browser.page.getByRole("button", { name: "Continue to App" }).click();
-    await modal().waitFor({ state: "hidden" });
+    await continueToApp(browser.page);
     // The same address now answers from an empty database: the key is revoked.
     await own.stop();
     const fresh = await startServer({ port: own.port });
@@ -218,8 +209,7 @@ describe("a stored key", () => {
     const own = await startServer();
     await browser.page.goto(own.url);
     await browser.page.getByRole("button", { name: "Get Free Access" }).click();
-    await browser.page.getByRole("button", { name: "Continue to App" }).click();
-    await modal().waitFor({ state: "hidden" });
+    await continueToApp(browser.page);
     await own.stop();
     const fresh = await startServer({ port: own.port });
     try {
@@ -238,8 +228,7 @@ describe("a stored key", () => {
     try {
       await page.goto(own.url);
       await page.getByRole("button", { name: "Get Free Access" }).click();
-      await page.getByRole("button", { name: "Continue to App" }).click();
-      await modal().waitFor({ state: "hidden" });
+      await continueToApp(page);
       await own.stop();
 
       await serveAppFilesOnly(page, own.url);

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openBrowser, type TestBrowser } from "./support/browser.ts";
+import { getFreeAccess } from "./support/flows.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
 
 let server: RunningServer;
@@ -12,10 +13,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 beforeEach(async () => {
   browser = await openBrowser();
-  await browser.page.goto(server.url);
-  await browser.page.getByRole("button", { name: "Get Free Access" }).click();
-  await browser.page.getByRole("button", { name: "Continue to App" }).click();
-  await browser.page.getByTestId("auth-modal").waitFor({ state: "hidden" });
+  await getFreeAccess(browser.page, server.url);
 });
 afterEach(() => browser.close());
 

@@ -6,9 +6,20 @@ export const getFreeAccess = async (page: Page, url: string): Promise<string> =>
   await page.goto(url);
   await page.getByRole("button", { name: "Get Free Access" }).click();
   const key = (await page.getByTestId("generated-key").textContent())?.trim() ?? "";
-  await page.getByRole("button", { name: "Continue to App" }).click();
-  await page.getByTestId("auth-modal").waitFor({ state: "hidden" });
+  await continueToApp(page);
   return key;
+};
+
+/**
+ * Leaves the generated-key step. The modal also continues by itself two seconds after the key
+ * is shown, which on a loaded machine can happen before the click lands: either way counts.
+ */
+export const continueToApp = async (page: Page): Promise<void> => {
+  await page
+    .getByRole("button", { name: "Continue to App" })
+    .click({ timeout: 1_000 })
+    .catch(() => undefined);
+  await page.getByTestId("auth-modal").waitFor({ state: "hidden" });
 };
 
 /** A 1×1 PNG: the smallest logo the browser can decode. */
