@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useSearchParams } from "react-router";
-import { pageFromParam } from "../../../lib/pagination.ts";
+import { pageFromParam } from "../lib/pagination.ts";
 
 /**
  * The page shown, kept in the URL (`?page=2`; none for page 1), so a reload or a shared link
