@@ -1,0 +1,40 @@
+/** Token amounts: whole smallest units (18 decimals) as bigint, shown with 4 decimals. */
+
+export const TOKEN_DECIMALS = 18;
+const UNIT = 10n ** BigInt(TOKEN_DECIMALS);
+const SHOWN_DECIMALS = 4;
+const grouping = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/** A units string from the server as bigint; anything unparsable counts as 0. */
+export const toUnits = (value: string | null | undefined): bigint =>
+  /^\d+$/.test(value ?? "") ? BigInt(value as string) : 0n;
+
+/**
+ * Units as tokens with thousands separators and 4 decimals, rounded down so a balance is never
+ * shown larger than it is.
+ *
+ * @example
+ * formatTokens(1234567_891234567890000000n); // "1,234,567.8912"
+ */
+export function formatTokens(units: bigint): string {
+  const negative = units < 0n;
+  const abs = negative ? -units : units;
+  const whole = abs / UNIT;
+  const scale = 10n ** BigInt(TOKEN_DECIMALS - SHOWN_DECIMALS);
+  const fraction = ((abs % UNIT) / scale).toString().padStart(SHOWN_DECIMALS, "0");
+  return `${negative ? "-" : ""}${grouping.format(whole)}.${fraction}`;
+}
+
+/**
+ * `units` as a percent of `total`, to 4 decimals (0 when there is no supply).
+ *
+ * @example
+ * sharePercent(25n, 1000n); // 2.5
+ */
+export function sharePercent(units: bigint, total: bigint): number {
+  if (total <= 0n) return 0;
+  return Number((units * 1_000_000n) / total) / 10_000;
+}
+
+/** A percent for display: "12.3456%". */
+export const formatPercent = (percent: number): string => `${percent.toFixed(4)}%`;

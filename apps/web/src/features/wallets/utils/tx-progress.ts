@@ -1,0 +1,70 @@
+import type { SellTransaction, TxStatusEntry } from "@bundler/shared";
+
+export type ProgressStatus = TxStatusEntry["status"];
+
+/** One line of the transaction-progress dialog. */
+export interface ProgressRow {
+  /** Stable across polls: the hash, or the wallet and kind when nothing was sent. */
+  id: string;
+  hash: string | null;
+  from: string;
+  /** Tokens sold, for display; "0" for an approval. */
+  amount: string;
+  kind: SellTransaction["kind"];
+  status: ProgressStatus;
+  /** Why it failed: the server's reason for not sending, or the decoded revert. */
+  reason: string | null;
+}
+
+/** A sell's answer as dialog rows: sent ones start pending, refused ones are failed already. */
+export function rowsFromSell(transactions: readonly SellTransaction[]): ProgressRow[] {
+  const seen = new Set<string>();
+  const rows: ProgressRow[] = [];
+  for (const tx of transactions) {
+    const id = tx.hash?.toLowerCase() ?? `${tx.from.toLowerCase()}:${tx.kind}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const unsent = tx.status === "pending" && !tx.hash;
+    rows.push({
+      id,
+      hash: tx.hash,
+      from: tx.from,
+      amount: tx.amount,
+      kind: tx.kind,
+      status: unsent ? "error" : tx.status,
+      reason: unsent ? (tx.error ?? "No transaction was sent") : tx.error,
+    });
+  }
+  return rows;
+}
+
+/** The hashes still worth asking about: pending rows only. */
+export const pendingHashes = (rows: readonly ProgressRow[]): string[] =>
+  rows.flatMap((row) => (row.status === "pending" && row.hash ? [row.hash] : []));
+
+/** Every transaction reached success, failed or error. */
+export const allFinished = (rows: readonly ProgressRow[]): boolean =>
+  rows.every((row) => row.status !== "pending");
+
+/**
+ * Rows with the statuses a poll reported; rows no longer pending are never changed again.
+ * Returns the same array when nothing moved.
+ */
+export function applyStatuses(
+  rows: readonly ProgressRow[],
+  statuses: readonly Pick<TxStatusEntry, "hash" | "status" | "reason">[],
+): readonly ProgressRow[] {
+  const byHash = new Map(statuses.map((entry) => [entry.hash.toLowerCase(), entry]));
+  let changed = false;
+  const next = rows.map((row) => {
+    const entry = row.hash ? byHash.get(row.hash.toLowerCase()) : undefined;
+    if (row.status !== "pending" || !entry || entry.status === "pending") return row;
+    changed = true;
+    return { ...row, status: entry.status, reason: entry.reason ?? row.reason };
+  });
+  return changed ? next : rows;
+}
+
+/** A count line for the dialog: "2 of 3 finished". */
+export const progressSummary = (rows: readonly ProgressRow[]): string =>
+  `${rows.filter((row) => row.status !== "pending").length} of ${rows.length} finished`;
