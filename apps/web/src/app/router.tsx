@@ -56,6 +56,14 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "wallets/:address",
+            lazy: page(() =>
+              import("../features/wallets/components/bundle-detail-page.tsx").then(
+                (m) => m.BundleDetailPage,
+              ),
+            ),
+          },
+          {
             path: "referral",
             lazy: page(() =>
               import("../features/referral/components/referral-page.tsx").then(

@@ -1,9 +1,90 @@
+import { useEffect } from "react";
+import { Link } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Pagination } from "../../../components/ui/pagination.tsx";
+import { usePageParam } from "../../../hooks/use-page-param.ts";
+import { failureText } from "../../../lib/api-error.ts";
+import { pageRange } from "../../../lib/pagination.ts";
+import { useBundles } from "../api/get-bundles.ts";
+import { WALLETS_MESSAGES } from "../utils/wallet-messages.ts";
+import { BundleCard } from "./bundle-card.tsx";
+import { BundleSkeletons } from "./bundle-skeletons.tsx";
 
+/** `/wallets`: the caller's launched tokens, 9 a page, each opening its wallets. */
 export function WalletsPage() {
+  const [page, setPage] = usePageParam();
+  const bundles = useBundles(page);
+  const list = bundles.data;
+
+  const range = list
+    ? pageRange({
+        page: list.page,
+        pageSize: list.pageSize,
+        total: list.total,
+        shown: list.bundles.length,
+      })
+    : null;
+  // Past the last page (an old link): show the last real page.
+  const pastEnd = list && !bundles.isPlaceholderData && list.bundles.length === 0 && list.page > 1;
+  const lastPage = range?.pageCount ?? 1;
+  useEffect(() => {
+    if (pastEnd) setPage(lastPage, { replace: true });
+  }, [pastEnd, lastPage, setPage]);
+
   return (
     <ContentLayout title="Wallet Manager">
-      <p className="text-dim">coming in a later release</p>
+      <div className="mb-4 flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold text-fg">Your Token Bundles</h2>
+        {list && range && list.total > 0 && (
+          <p className="text-xs text-faint" data-testid="bundles-range">
+            Showing {range.from}-{range.to} of {list.total}
+          </p>
+        )}
+      </div>
+
+      {bundles.isPending && <BundleSkeletons />}
+
+      {bundles.isError && !list && (
+        <div className="flex flex-col items-start gap-3" role="alert">
+          <p className="text-bad">{failureText(bundles.error, "Failed to load bundles")}</p>
+          <Button variant="bracket" onClick={() => void bundles.refetch()}>
+            [retry]
+          </Button>
+        </div>
+      )}
+
+      {list && list.total === 0 && (
+        <div
+          className="flex flex-col items-center gap-4 py-16 text-center"
+          data-testid="bundles-empty"
+        >
+          <p className="text-dim">{WALLETS_MESSAGES.noTokens}</p>
+          <Link to="/" className="text-accent hover:underline">
+            [go to the bundler]
+          </Link>
+        </div>
+      )}
+
+      {list && range && list.bundles.length > 0 && (
+        <>
+          <div
+            className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${bundles.isPlaceholderData ? "opacity-60" : ""}`}
+            aria-busy={bundles.isPlaceholderData}
+            data-testid="bundles-grid"
+          >
+            {list.bundles.map((bundle) => (
+              <BundleCard key={bundle.address} bundle={bundle} />
+            ))}
+          </div>
+          <Pagination
+            page={list.page}
+            pageCount={range.pageCount}
+            onPageChange={(next) => setPage(next)}
+            label="Bundle pages"
+          />
+        </>
+      )}
     </ContentLayout>
   );
 }

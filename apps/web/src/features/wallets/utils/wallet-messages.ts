@@ -4,5 +4,8 @@ export const WALLETS_MESSAGES = {
   sellFailed: "Something went wrong with selling the tokens, please try again.",
   developerSellFailed: "Something went wrong with selling developer tokens, please try again.",
   emptied: (count: number) => `${count} wallets emptied successfully`,
+  /** Some of the wallets emptied, not all: how many did not, and the first reason. */
+  emptyPartlyFailed: (count: number, reason: string | null) =>
+    `${count} wallets could not be emptied${reason ? `: ${reason}` : ""}`,
   noTokens: "No tokens found",
 } as const;

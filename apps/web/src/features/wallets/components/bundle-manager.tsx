@@ -1,0 +1,100 @@
+import type { bundleBalancesRoute } from "@bundler/shared";
+import { useState } from "react";
+import type { RouteResponse } from "../../../lib/api-client.ts";
+import { useBundleActions } from "../hooks/use-bundle-actions.ts";
+import { useSellAmount } from "../hooks/use-sell-amount.ts";
+import { useSupplyBefore } from "../hooks/use-supply-before.ts";
+import { useWalletSelection } from "../hooks/use-wallet-selection.ts";
+import { supplySnapshot } from "../utils/supply-shares.ts";
+import { holdsTokens } from "../utils/wallet-filters.ts";
+import { BundleHeader } from "./bundle-header.tsx";
+import { BundleOverview } from "./bundle-overview.tsx";
+import { EmptyWalletsPanel } from "./empty-wallets-panel.tsx";
+import { SellDeveloperPanel } from "./sell-developer-panel.tsx";
+import { SellTokensPanel } from "./sell-tokens-panel.tsx";
+import { SupplyPanel } from "./supply-panel.tsx";
+import { TxProgressDialog } from "./tx-progress-dialog.tsx";
+import { WalletSelector } from "./wallet-selector.tsx";
+
+export type BundleBalances = RouteResponse<typeof bundleBalancesRoute>;
+
+/** The loaded bundle: selector, chart, overview and the sell and empty panels. */
+export function BundleManager({
+  data,
+  explorerUrl,
+}: {
+  data: BundleBalances;
+  explorerUrl: string | null;
+}) {
+  const { bundle, balances, developerBalance, totalSupply } = data;
+  const selection = useWalletSelection();
+  const sellAmount = useSellAmount();
+  const developerAmount = useSellAmount();
+  const [receiver, setReceiver] = useState("");
+  const supply = supplySnapshot(balances, developerBalance, totalSupply);
+  const { before, capture } = useSupplyBefore();
+  const actions = useBundleActions({
+    address: bundle.address,
+    wallets: balances.map((wallet) => wallet.address),
+    selection,
+    sellAmount,
+    developerAmount,
+    receiver,
+    clearReceiver: () => setReceiver(""),
+    beforeSell: () => capture(supply),
+  });
+  const selectedCount = selection.pick(balances.map((wallet) => wallet.address)).length;
+  const developer = developerBalance && holdsTokens(developerBalance) ? developerBalance : null;
+
+  return (
+    <>
+      <BundleHeader bundle={bundle} explorerUrl={explorerUrl} />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="flex min-w-0 flex-col gap-4">
+          <WalletSelector balances={balances} selection={selection} />
+          <SupplyPanel
+            current={supply}
+            before={before}
+            developerAddress={developerBalance?.address ?? null}
+          />
+        </div>
+        <div className="flex flex-col gap-4">
+          <BundleOverview balances={balances} ticker={bundle.ticker} />
+          <SellTokensPanel
+            state={sellAmount}
+            ticker={bundle.ticker}
+            selectedCount={selectedCount}
+            busy={actions.selling}
+            onSell={actions.sell}
+          />
+          {developer && (
+            <SellDeveloperPanel
+              developer={developer}
+              state={developerAmount}
+              ticker={bundle.ticker}
+              busy={actions.sellingDeveloper}
+              onSell={actions.sellAsDeveloper}
+            />
+          )}
+          <EmptyWalletsPanel
+            receiver={receiver}
+            onReceiver={setReceiver}
+            selectedCount={selectedCount}
+            busy={actions.emptying}
+            onEmpty={actions.empty}
+          />
+        </div>
+      </div>
+      {actions.progress && (
+        <TxProgressDialog
+          key={actions.progress.id}
+          title={actions.progress.title}
+          transactions={actions.progress.transactions}
+          explorerUrl={explorerUrl}
+          onClose={actions.closeProgress}
+          onFinished={actions.onProgressFinished}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import type { WalletBalance } from "@bundler/shared";
+import { Button } from "../../../components/ui/button.tsx";
+import { Section } from "../../../components/ui/section.tsx";
+import { formatBnb } from "../../../lib/bnb.ts";
+import type { SellAmountState } from "../hooks/use-sell-amount.ts";
+import { sellAmountValue } from "../utils/sell-amount.ts";
+import { formatTokens, toUnits } from "../utils/token-amount.ts";
+import { SellAmountControls } from "./sell-amount-controls.tsx";
+
+/** "Sell Developer Tokens": the deployer wallet's own tokens. Shown only while it holds some. */
+export function SellDeveloperPanel({
+  developer,
+  state,
+  ticker,
+  busy,
+  onSell,
+}: {
+  developer: WalletBalance;
+  state: SellAmountState;
+  ticker: string;
+  busy: boolean;
+  onSell: () => void;
+}) {
+  return (
+    <Section title="Sell Developer Tokens">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+        <dt className="text-faint">Developer</dt>
+        <dd className="break-all text-fg" data-testid="developer-address">
+          {developer.address}
+        </dd>
+        <dt className="text-faint">Tokens</dt>
+        <dd className="text-fg" data-testid="developer-tokens">
+          {formatTokens(toUnits(developer.tokenUnits))} {ticker}
+        </dd>
+        <dt className="text-faint">BNB</dt>
+        <dd className="text-fg" data-testid="developer-bnb">
+          {formatBnb(developer.bnbBalance)} BNB
+        </dd>
+      </dl>
+      <SellAmountControls state={state} label="Developer sell amount" ticker={ticker} />
+      <Button
+        disabled={sellAmountValue(state.amount) === null}
+        busy={busy}
+        busyLabel="selling..."
+        onClick={onSell}
+      >
+        [sell developer tokens]
+      </Button>
+    </Section>
+  );
+}

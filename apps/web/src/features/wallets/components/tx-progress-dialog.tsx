@@ -1,0 +1,83 @@
+import type { SellTransaction } from "@bundler/shared";
+import { useId } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { Modal } from "../../../components/ui/modal.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { useTxProgress } from "../hooks/use-tx-progress.ts";
+import { allFinished, progressSummary } from "../utils/tx-progress.ts";
+import { TxProgressRow } from "./tx-progress-row.tsx";
+
+export interface TxProgressDialogProps {
+  title: string;
+  /** The sell's transactions; null while the sell request is still on its way. */
+  transactions: readonly SellTransaction[] | null;
+  explorerUrl: string | null;
+  /** Closing stops the polling. */
+  onClose: () => void;
+  /** Every transaction finished (success, failed or error): balances are refetched. */
+  onFinished: () => void;
+}
+
+function ProgressList({
+  transactions,
+  explorerUrl,
+  onFinished,
+}: Omit<TxProgressDialogProps, "title" | "onClose" | "transactions"> & {
+  transactions: readonly SellTransaction[];
+}) {
+  const rows = useTxProgress(transactions, onFinished);
+  const done = allFinished(rows);
+  return (
+    <>
+      <p
+        className="flex items-center gap-2 text-xs text-dim"
+        role="status"
+        data-testid="tx-summary"
+      >
+        {!done && <Spinner />}
+        {rows.length === 0 ? "No transaction was needed." : progressSummary(rows)}
+      </p>
+      <ul className="flex max-h-96 flex-col gap-2 overflow-y-auto" aria-label="Transactions">
+        {rows.map((row) => (
+          <TxProgressRow key={row.id} row={row} explorerUrl={explorerUrl} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** After a sell: each transaction's hash and where it stands, until all have settled. */
+export function TxProgressDialog({
+  title,
+  transactions,
+  explorerUrl,
+  onClose,
+  onFinished,
+}: TxProgressDialogProps) {
+  const titleId = useId();
+  return (
+    <Modal labelledBy={titleId} windowTitle="sell --progress" size="lg" data-testid="tx-progress">
+      <div className="flex flex-col gap-4">
+        <h2 id={titleId} className="text-lg font-semibold text-fg">
+          {title}
+        </h2>
+        {transactions === null ? (
+          <p className="flex items-center gap-2 text-dim" role="status">
+            <Spinner /> sending transactions...
+          </p>
+        ) : (
+          <ProgressList
+            transactions={transactions}
+            explorerUrl={explorerUrl}
+            onFinished={onFinished}
+          />
+        )}
+        <div className="flex justify-end">
+          <Button variant="secondary" onClick={onClose}>
+            [close]
+          </Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

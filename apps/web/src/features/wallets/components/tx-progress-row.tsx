@@ -1,0 +1,49 @@
+import { TxHash } from "../../../components/ui/tx-hash.tsx";
+import { shortAddress } from "../../../lib/short-address.ts";
+import type { ProgressRow, ProgressStatus } from "../utils/tx-progress.ts";
+
+const STATUS_TONES: Record<ProgressStatus, string> = {
+  pending: "text-accent",
+  success: "text-ok",
+  failed: "text-bad",
+  error: "text-bad",
+};
+
+/** One transaction: wallet, what it does, its hash (explorer link), status and why it failed. */
+export function TxProgressRow({
+  row,
+  explorerUrl,
+}: {
+  row: ProgressRow;
+  explorerUrl: string | null;
+}) {
+  return (
+    <li
+      data-testid="tx-row"
+      data-status={row.status}
+      className="flex flex-col gap-1 rounded-sm border border-line bg-ink px-3 py-2 text-xs"
+    >
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <span className="text-dim" title={row.from}>
+          {shortAddress(row.from)}
+        </span>
+        <span className="text-fg">{row.kind === "approve" ? "approve" : `sell ${row.amount}`}</span>
+        {row.hash ? (
+          <TxHash hash={row.hash} explorerUrl={explorerUrl} className="text-accent hover:underline">
+            {shortAddress(row.hash)}
+          </TxHash>
+        ) : (
+          <span className="text-faint">not sent</span>
+        )}
+        <span className={`ml-auto ${STATUS_TONES[row.status]}`} data-testid="tx-status">
+          {row.status}
+        </span>
+      </div>
+      {row.reason && row.status !== "success" && (
+        <span className="break-words text-bad" data-testid="tx-reason">
+          {row.reason}
+        </span>
+      )}
+    </li>
+  );
+}
