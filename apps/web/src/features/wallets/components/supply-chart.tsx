@@ -26,11 +26,7 @@ const percentTick = (value: number) => `${value}%`;
 export function SupplyChart({ rows, compare }: { rows: ShareRow[]; compare: boolean }) {
   return (
     <div className="h-64 w-full" data-testid="supply-chart">
-      <ResponsiveContainer
-        width="100%"
-        height="100%"
-        initialDimension={{ width: 640, height: 256 }}
-      >
+      <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid stroke={COLORS.grid} vertical={false} />
           <XAxis

@@ -1,0 +1,79 @@
+import { screen } from "@testing-library/react";
+import { HttpResponse, http, type RequestHandler } from "msw";
+import { Route, Routes } from "react-router";
+import { LOCAL_CONFIG } from "../../../testing/fixtures.ts";
+import { server } from "../../../testing/msw-server.ts";
+import { renderInApp } from "../../../testing/render.tsx";
+import {
+  type BundleBalancesAnswer,
+  bundleBalancesHandler,
+  bundleFixture,
+  DEVELOPER,
+  walletAddress,
+  walletBalance,
+} from "../../../testing/wallets-handlers.ts";
+import { BundleDetailPage } from "./bundle-detail-page.tsx";
+
+export const KEY = "lbk_test_key";
+
+/** A panel of the page by its title, e.g. "Sell Tokens". */
+export const panel = (title: string) => screen.getByRole("region", { name: `#${title}` });
+
+/**
+ * Four wallets: #1 holds 30M tokens and 0.5 BNB, #2 nothing but 0.0005 BNB, #3 10M tokens and
+ * 0.002 BNB, #4 5M tokens and no BNB; the developer holds 20M tokens.
+ */
+export const fourWallets = (): BundleBalancesAnswer => ({
+  bundle: bundleFixture({
+    wallets: [1, 2, 3, 4].map(walletAddress),
+    walletCount: 4,
+  }),
+  balances: [
+    walletBalance(walletAddress(1), 30_000_000n, "0.5"),
+    walletBalance(walletAddress(2), 0n, "0.0005"),
+    walletBalance(walletAddress(3), 10_000_000n, "0.002"),
+    walletBalance(walletAddress(4), 5_000_000n, "0"),
+  ],
+  developerBalance: walletBalance(DEVELOPER, 20_000_000n, "1.25"),
+});
+
+/** The bundle page at `/wallets/{address}` over `answer()`, with the config `explorerUrl`. */
+export function renderBundlePage(
+  answer: () => BundleBalancesAnswer = fourWallets,
+  {
+    explorerUrl = null as string | null,
+    address = bundleFixture().address,
+    handlers = [] as RequestHandler[],
+  } = {},
+) {
+  const balances = bundleBalancesHandler(answer);
+  server.use(
+    balances.handler,
+    http.get("/api/config", () =>
+      HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, explorerUrl } }),
+    ),
+  );
+  // Handlers given win over the ones above: msw asks the latest `use` first.
+  server.use(...handlers);
+  const rendered = renderInApp(
+    <Routes>
+      <Route path="/wallets/:address" element={<BundleDetailPage />} />
+      <Route path="/wallets" element={<p>bundle list</p>} />
+    </Routes>,
+    { route: `/wallets/${address}`, authKey: KEY },
+  );
+  return { balances: balances.state, ...rendered };
+}
+
+/** recharts measures its container; jsdom has no ResizeObserver, nor any layout: 640 x 256. */
+export function stubResizeObserver() {
+  globalThis.ResizeObserver = class {
+    constructor(private readonly callback: ResizeObserverCallback) {}
+    observe() {
+      const entry = { contentRect: { width: 640, height: 256 } } as ResizeObserverEntry;
+      this.callback([entry], this as unknown as ResizeObserver);
+    }
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}
