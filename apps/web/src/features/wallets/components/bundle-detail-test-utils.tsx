@@ -65,12 +65,16 @@ export function renderBundlePage(
   return { balances: balances.state, ...rendered };
 }
 
-/** recharts measures its container; jsdom has no ResizeObserver, nor any layout: 640 x 256. */
+/**
+ * recharts measures its container; jsdom has neither ResizeObserver nor layout. The chart's
+ * container is 640 x 256; nothing else (the legend) is ever reported, as jsdom could not say.
+ */
 export function stubResizeObserver() {
   globalThis.ResizeObserver = class {
     constructor(private readonly callback: ResizeObserverCallback) {}
-    observe() {
-      const entry = { contentRect: { width: 640, height: 256 } } as ResizeObserverEntry;
+    observe(target: Element) {
+      if (!target.classList.contains("recharts-responsive-container")) return;
+      const entry = { target, contentRect: { width: 640, height: 256 } } as ResizeObserverEntry;
       this.callback([entry], this as unknown as ResizeObserver);
     }
     unobserve() {}

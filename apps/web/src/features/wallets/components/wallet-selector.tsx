@@ -6,7 +6,7 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Input } from "../../../components/ui/input.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import type { WalletSelection } from "../hooks/use-wallet-selection.ts";
@@ -37,11 +37,15 @@ export function WalletSelector({
 }) {
   const [search, setSearch] = useState("");
   const [sorting, setSorting] = useState<SortingState>([]);
+  // A new filter array every render would make the table recompute and reset its state in a loop.
+  const columnFilters = useMemo(() => (search ? [{ id: "address", value: search }] : []), [search]);
   const table = useReactTable({
     data: balances,
     columns: walletColumns,
-    state: { sorting, columnFilters: search ? [{ id: "address", value: search }] : [] },
+    state: { sorting, columnFilters },
     onSortingChange: setSorting,
+    // There are no pages to go back to: nothing to reset when the rows change.
+    autoResetAll: false,
     getRowId: (wallet) => wallet.address,
     getCoreRowModel: getCoreRowModel(),
     getFilteredRowModel: getFilteredRowModel(),

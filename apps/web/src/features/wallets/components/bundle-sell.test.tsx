@@ -1,0 +1,304 @@
+import { fireEvent, screen, within } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { server } from "../../../testing/msw-server.ts";
+import { advance, settle, toastTexts } from "../../../testing/render.tsx";
+import {
+  type BundleBalancesAnswer,
+  sellTx,
+  txHash,
+  txStatusHandler,
+  walletAddress,
+  walletBalance,
+} from "../../../testing/wallets-handlers.ts";
+import {
+  fourWallets,
+  panel,
+  renderBundlePage,
+  stubResizeObserver,
+} from "./bundle-detail-test-utils.tsx";
+
+beforeAll(async () => {
+  stubResizeObserver();
+  // The chart is lazily loaded; loading a module never finishes while time is fake.
+  await import("./supply-chart.tsx");
+});
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+const count = () => screen.getByTestId("selection-count").textContent;
+const press = (name: string, scope: HTMLElement = document.body) =>
+  fireEvent.click(within(scope).getByRole("button", { name }));
+const dialog = () => screen.queryByTestId("tx-progress");
+const statuses = () =>
+  screen.getAllByTestId("tx-row").map((row) => row.getAttribute("data-status"));
+
+/** The page, loaded: fake time moves until the balances are on screen. */
+async function loadPage(answer: () => BundleBalancesAnswer = fourWallets) {
+  const rendered = renderBundlePage(answer);
+  await settle();
+  await settle();
+  expect(screen.getAllByTestId("wallet-row")).toHaveLength(4);
+  return rendered;
+}
+
+/** Records what `path` is sent and answers `answer()`. */
+function postHandler(path: string, answer: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(path, async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  return bodies;
+}
+
+/** Installs `/api/bundle/tx/status` answering `statusOf`; returns the hashes of every call. */
+function statusServer(statusOf: Parameters<typeof txStatusHandler>[0]) {
+  const { handler, asked } = txStatusHandler(statusOf);
+  server.use(handler);
+  return { asked };
+}
+
+const failure = () => HttpResponse.json({ success: false, error: "boom" }, { status: 500 });
+
+describe("selling from the bundle's wallets", () => {
+  it("shows each transaction, polls only the pending ones every 3 s, then refetches balances", async () => {
+    let answer = fourWallets();
+    const page = await loadPage(() => answer);
+    const sold = postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        totalTokens: "22,500,000",
+        transactions: [
+          sellTx(walletAddress(1), txHash(3), { kind: "approve", amount: "0" }),
+          sellTx(walletAddress(1), txHash(1)),
+          sellTx(walletAddress(3), txHash(2)),
+          sellTx(walletAddress(4), null, { error: "insufficient BNB for gas" }),
+        ],
+      }),
+    );
+    const polls = statusServer((hash, call) =>
+      hash === txHash(2)
+        ? call === 1
+          ? { status: "pending", reason: null }
+          : { status: "failed", reason: "execution reverted: PancakeRouter: EXPIRED" }
+        : { status: "success", reason: null },
+    );
+
+    press("[non-empty]");
+    press("50%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    expect(dialog()).not.toBeNull();
+    await settle();
+
+    expect(sold).toEqual([
+      {
+        address: answer.bundle.address,
+        wallets: [1, 3, 4].map(walletAddress),
+        amount: "50",
+        isPercentage: true,
+      },
+    ]);
+    expect(statuses()).toEqual(["pending", "pending", "pending", "failed"]);
+    expect(screen.getByText("insufficient BNB for gas")).toBeTruthy();
+    expect(
+      within(dialog() as HTMLElement)
+        .getAllByRole("link")
+        .map((link) => link.getAttribute("href")),
+    ).toEqual([3, 1, 2].map((n) => `/tx/${txHash(n)}`));
+    // After a sell the selection and the amount clear.
+    expect(count()).toBe("0 of 4 wallets selected");
+    expect((within(panel("Sell Tokens")).getByRole("textbox") as HTMLInputElement).value).toBe("");
+
+    answer = {
+      ...answer,
+      balances: answer.balances.map((w) => walletBalance(w.address, 0n, w.bnbBalance)),
+    };
+    await advance(2_900);
+    expect(polls.asked).toEqual([]);
+    await advance(100);
+    expect(polls.asked).toEqual([[txHash(3), txHash(1), txHash(2)]]);
+    expect(statuses()).toEqual(["success", "success", "pending", "failed"]);
+    expect(page.balances.calls).toBe(1);
+
+    await advance(3_000);
+    expect(polls.asked).toEqual([[txHash(3), txHash(1), txHash(2)], [txHash(2)]]);
+    expect(statuses()).toEqual(["success", "success", "failed", "failed"]);
+    expect(screen.getByText("execution reverted: PancakeRouter: EXPIRED")).toBeTruthy();
+    expect(screen.getByTestId("tx-summary").textContent).toBe("4 of 4 finished");
+
+    // All finished: polling stops and the balances are read again.
+    await settle();
+    expect(page.balances.calls).toBe(2);
+    await advance(9_000);
+    expect(polls.asked).toHaveLength(2);
+
+    // The chart keeps the shares from before the sell beside the new ones.
+    expect(screen.getByTestId("bundle-share").textContent).toBe("0.0000% (before sell: 4.5000%)");
+    expect(screen.getByTestId("overview-active").textContent).toBe("0 / 4");
+  });
+
+  it("stops polling when the dialog is closed, and refetches balances", async () => {
+    const page = await loadPage();
+    postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        totalTokens: "1",
+        transactions: [sellTx(walletAddress(1), txHash(1))],
+      }),
+    );
+    const polls = statusServer(() => ({ status: "pending", reason: null }));
+
+    press("[select all]");
+    fireEvent.change(within(panel("Sell Tokens")).getByRole("textbox"), {
+      target: { value: "1000" },
+    });
+    press("[sell tokens]");
+    await settle();
+    await advance(3_000);
+    expect(polls.asked).toHaveLength(1);
+
+    press("[close]");
+    expect(dialog()).toBeNull();
+    await advance(12_000);
+    expect(polls.asked).toHaveLength(1);
+    expect(page.balances.calls).toBe(2);
+  });
+
+  it("says so and closes the dialog when the sell fails, keeping the selection", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/sell", failure);
+
+    press("[select all]");
+    press("25%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+
+    expect(dialog()).toBeNull();
+    expect(toastTexts()).toContain(
+      "Something went wrong with selling the tokens, please try again.",
+    );
+    expect(count()).toBe("4 of 4 wallets selected");
+  });
+});
+
+describe("selling the developer's tokens", () => {
+  it("sends the amount and lists the approval and the sell", async () => {
+    await loadPage();
+    const sold = postHandler("/api/bundle/developer/sell", () =>
+      HttpResponse.json({
+        success: true,
+        transaction: sellTx(walletAddress(9), txHash(8)),
+        transactions: [sellTx(walletAddress(9), txHash(7), { kind: "approve", amount: "0" })],
+      }),
+    );
+    const polls = statusServer(() => ({ status: "success", reason: null }));
+
+    fireEvent.change(within(panel("Sell Developer Tokens")).getByRole("textbox"), {
+      target: { value: "1000000" },
+    });
+    press("[sell developer tokens]");
+    await settle();
+
+    expect(sold).toEqual([
+      { address: fourWallets().bundle.address, amount: "1000000", isPercentage: false },
+    ]);
+    expect(statuses()).toEqual(["pending", "pending"]);
+    await advance(3_000);
+    expect(polls.asked).toEqual([[txHash(7), txHash(8)]]);
+    expect(statuses()).toEqual(["success", "success"]);
+    expect(
+      (within(panel("Sell Developer Tokens")).getByRole("textbox") as HTMLInputElement).value,
+    ).toBe("");
+  });
+
+  it("says so and closes the dialog when it fails", async () => {
+    await loadPage();
+    postHandler("/api/bundle/developer/sell", failure);
+
+    press("100%", panel("Sell Developer Tokens"));
+    press("[sell developer tokens]");
+    await settle();
+
+    expect(dialog()).toBeNull();
+    expect(toastTexts()).toContain(
+      "Something went wrong with selling developer tokens, please try again.",
+    );
+  });
+});
+
+describe("emptying wallets", () => {
+  const RECEIVER = `0x${"e".repeat(40)}`;
+
+  async function emptyHasBnb() {
+    press("[has BNB]");
+    fireEvent.change(screen.getByRole("textbox", { name: "Receiver address" }), {
+      target: { value: RECEIVER },
+    });
+    press("[empty selected wallets]");
+    await settle();
+  }
+
+  const result = (n: number, success: boolean) => ({
+    wallet: walletAddress(n),
+    success,
+    hash: success ? txHash(n) : null,
+    amount: success ? "0.49" : "0",
+    error: success ? null : "balance below gas",
+  });
+
+  it("toasts how many were emptied, clears selection and receiver, refetches balances", async () => {
+    const page = await loadPage();
+    const sent = postHandler("/api/bundle/wallets/empty", () =>
+      HttpResponse.json({ success: true, results: [result(1, true), result(3, true)] }),
+    );
+
+    await emptyHasBnb();
+
+    expect(sent).toEqual([
+      {
+        address: fourWallets().bundle.address,
+        wallets: [1, 3].map(walletAddress),
+        receiver: RECEIVER,
+      },
+    ]);
+    expect(toastTexts()).toContain("2 wallets emptied successfully");
+    expect(count()).toBe("0 of 4 wallets selected");
+    expect(
+      (screen.getByRole("textbox", { name: "Receiver address" }) as HTMLInputElement).value,
+    ).toBe("");
+    await settle();
+    expect(page.balances.calls).toBe(2);
+  });
+
+  it("tells which part failed when only some wallets emptied", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/empty", () =>
+      HttpResponse.json({ success: true, results: [result(1, true), result(3, false)] }),
+    );
+
+    await emptyHasBnb();
+
+    expect(toastTexts()).toEqual(
+      expect.arrayContaining([
+        "1 wallets emptied successfully",
+        "1 wallets could not be emptied: balance below gas",
+      ]),
+    );
+  });
+
+  it("says 'Something went wrong …' when the request fails, keeping the selection", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/empty", failure);
+
+    await emptyHasBnb();
+
+    expect(toastTexts()).toContain(
+      "Something went wrong with emptying the wallets, please try again.",
+    );
+    expect(count()).toBe("2 of 4 wallets selected");
+  });
+});
