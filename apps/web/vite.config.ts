@@ -19,11 +19,39 @@ export default defineConfig({
               name: "react",
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
             },
-            // Libraries only lazily loaded pages use (the payment QR code, viem's keys and
-            // units) stay out of it: they go with those pages' chunks, not the initial load.
+            // Libraries only lazily loaded code uses stay out of it: they go with that code's
+            // chunks, not the initial load. The payment QR code, viem's keys and units, the
+            // wallet table, and the supply chart (recharts and what it pulls in: d3, redux,
+            // immer, …, by far the largest, loaded only when a bundle's chart is drawn).
             {
               name: "vendor",
-              test: /node_modules[\\/](?!(qrcode\.react|viem|ox|abitype|@noble|@scure)[\\/])/,
+              test: new RegExp(
+                `node_modules[\\\\/](?!(${[
+                  "qrcode\\.react",
+                  "viem",
+                  "ox",
+                  "abitype",
+                  "@noble",
+                  "@scure",
+                  "@tanstack[\\\\/](react-table|table-core)",
+                  "recharts",
+                  "victory-vendor",
+                  "d3-[a-z-]+",
+                  "internmap",
+                  "@reduxjs",
+                  "redux",
+                  "redux-thunk",
+                  "react-redux",
+                  "reselect",
+                  "immer",
+                  "es-toolkit",
+                  "decimal\\.js-light",
+                  "eventemitter3",
+                  "tiny-invariant",
+                  "use-sync-external-store",
+                  "clsx",
+                ].join("|")})[\\\\/])`,
+              ),
             },
           ],
         },
