@@ -12,11 +12,14 @@ export function SellAmountControls({
   state,
   label,
   ticker,
+  of = "each",
 }: {
   state: SellAmountState;
   /** The input's accessible name, e.g. "Sell amount". */
   label: string;
   ticker: string;
+  /** Whose balance the amount and the percent are of. */
+  of?: "each" | "developer";
 }) {
   const { amount, unit } = state;
   return (
@@ -65,9 +68,13 @@ export function SellAmountControls({
         })}
       </div>
       <p className="text-xs text-faint">
-        {unit === "percent"
-          ? "Percent of each wallet's token balance."
-          : `${ticker} to sell from each wallet.`}
+        {of === "each"
+          ? unit === "percent"
+            ? "Percent of each wallet's token balance."
+            : `${ticker} to sell from each wallet.`
+          : unit === "percent"
+            ? "Percent of the developer's token balance."
+            : `${ticker} to sell from the developer wallet.`}
       </p>
     </div>
   );

@@ -37,7 +37,12 @@ export function SellDeveloperPanel({
           {formatBnb(developer.bnbBalance)} BNB
         </dd>
       </dl>
-      <SellAmountControls state={state} label="Developer sell amount" ticker={ticker} />
+      <SellAmountControls
+        state={state}
+        label="Developer sell amount"
+        ticker={ticker}
+        of="developer"
+      />
       <Button
         disabled={sellAmountValue(state.amount) === null}
         busy={busy}

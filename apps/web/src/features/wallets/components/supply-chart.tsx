@@ -46,15 +46,15 @@ export function SupplyChart({ rows, compare }: { rows: ShareRow[]; compare: bool
             contentStyle={{ background: COLORS.panel, border: `1px solid ${COLORS.grid}` }}
             formatter={(value) => formatPercent(Number(value))}
           />
-          {compare && <Legend wrapperStyle={{ fontSize: 11 }} />}
-          {compare && (
-            <Bar
-              dataKey="before"
-              name="before sell"
-              fill={COLORS.before}
-              isAnimationActive={false}
-            />
-          )}
+          {compare && <Legend wrapperStyle={{ fontSize: 11 }} itemSorter="dataKey" />}
+          {/* Always mounted, hidden until a sell: recharts draws bars in the order they mount. */}
+          <Bar
+            dataKey="before"
+            name="before sell"
+            fill={COLORS.before}
+            hide={!compare}
+            isAnimationActive={false}
+          />
           <Bar
             dataKey="now"
             name={compare ? "after sell" : "share of supply"}
