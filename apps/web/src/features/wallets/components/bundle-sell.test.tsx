@@ -168,6 +168,37 @@ describe("selling from the bundle's wallets", () => {
     expect(page.balances.calls).toBe(2);
   });
 
+  it("polls nothing for a sell answered after its dialog was closed, and refetches", async () => {
+    const page = await loadPage();
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.post("/api/bundle/wallets/sell", async () => {
+        await held;
+        return HttpResponse.json({
+          success: true,
+          totalTokens: "1",
+          transactions: [sellTx(walletAddress(1), txHash(1))],
+        });
+      }),
+    );
+    const polls = statusServer(() => ({ status: "pending", reason: null }));
+
+    press("[select all]");
+    press("100%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+    expect(screen.getByText("sending transactions...")).toBeTruthy();
+    press("[close]");
+    answer();
+    await settle();
+    await advance(9_000);
+
+    expect(dialog()).toBeNull();
+    expect(polls.asked).toEqual([]);
+    expect(page.balances.calls).toBe(3);
+  });
+
   it("says so and closes the dialog when the sell fails, keeping the selection", async () => {
     await loadPage();
     postHandler("/api/bundle/wallets/sell", failure);

@@ -47,13 +47,21 @@ export function useBundleActions(input: BundleActionsInput) {
     [queryClient, address],
   );
 
+  // The dialog on screen, if any: a sell answered after its dialog was closed polls nothing.
+  const openId = useRef<number | null>(null);
   const open = (title: string) => {
     const id = ++nextId.current;
+    openId.current = id;
     setProgress({ id, title, transactions: null });
     return {
-      fill: (transactions: readonly SellTransaction[]) =>
-        setProgress((current) => (current?.id === id ? { ...current, transactions } : current)),
-      close: () => setProgress((current) => (current?.id === id ? null : current)),
+      fill: (transactions: readonly SellTransaction[]) => {
+        if (openId.current !== id) return void refetchBalances();
+        setProgress((current) => (current?.id === id ? { ...current, transactions } : current));
+      },
+      close: () => {
+        if (openId.current === id) openId.current = null;
+        setProgress((current) => (current?.id === id ? null : current));
+      },
     };
   };
 
@@ -131,6 +139,7 @@ export function useBundleActions(input: BundleActionsInput) {
   return {
     progress,
     closeProgress: () => {
+      openId.current = null;
       setProgress(null);
       void refetchBalances();
     },
