@@ -35,6 +35,12 @@ export const openDatabase = async (options: {
 }): Promise<Database> => {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Postgres ending an idle connection (a restart, a failover, an admin) reaches the pool as
+    // an event; unheard it would crash the process. The pool drops that client and opens
+    // another on the next query, so noting it is all there is to do.
+    pool.on("error", (error) => {
+      process.stderr.write(`database: an idle connection ended (${error.message}); reconnecting\n`);
+    });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return { db, kind: "postgres", close: () => pool.end() };
