@@ -79,11 +79,11 @@ describe("the disperser page", () => {
       ),
     ).toEqual([a, b, c]);
     expect(await page.getByTestId("summary-wallets").textContent()).toBe("3");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4000 BNB");
 
     await page.getByRole("button", { name: "[recommend]" }).click();
     expect(await page.getByLabel("Balance buffer").inputValue()).toBe("0.01");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.43 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4300 BNB");
   });
 
   it("refuses a file that is neither CSV nor TXT", async () => {
@@ -142,7 +142,7 @@ describe("the hand-off from the launch page", () => {
       ),
     ).toEqual(wallets.map((w) => w.address));
     expect(await page.getByLabel("Amount 2", { exact: true }).inputValue()).toBe("0.15");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.35 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.3500 BNB");
     await page.getByRole("button", { name: "Import Bundler Wallets" }).waitFor();
 
     // Without the parameter a reload starts from an empty grid again.
