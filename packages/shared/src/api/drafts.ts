@@ -314,7 +314,8 @@ export const startPaymentRoute = defineRoute({
   response: z.object({
     success: z.literal(true),
     paymentAddress: addressSchema,
-    paymentAmount: bnbValueSchema,
+    /** Always sent by this server; a client shows FALLBACK_PAYMENT_AMOUNT_BNB without one. */
+    paymentAmount: bnbValueSchema.nullish(),
     expiresAt: z.string(),
   }),
 });
