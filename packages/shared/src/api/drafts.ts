@@ -190,6 +190,11 @@ export const draftSchema = z.object({
       totalWallets: z.number(),
     })
     .nullable(),
+  /**
+   * Why the draft cannot be paid for or launched yet, in SPEC §5's words ("Please upload a
+   * logo"), or null when it is ready: the server's `launchReadinessError` on what it stores.
+   */
+  launchProblem: z.string().nullable(),
 });
 export type Draft = z.infer<typeof draftSchema>;
 
