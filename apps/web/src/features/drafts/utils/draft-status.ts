@@ -15,5 +15,5 @@ export const DRAFT_STATUS_LABELS: Record<DraftStatus, string> = {
  */
 export type DraftHeader = Pick<
   DraftSummary,
-  "_id" | "status" | "paymentAddress" | "paymentAmount" | "paymentExpiresAt"
+  "_id" | "status" | "paymentAddress" | "paymentAmount" | "paymentExpiresAt" | "launchProblem"
 > & { tokenInfo: Pick<DraftSummary["tokenInfo"], "name" | "symbol"> };
