@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
-import { getDraftQueryOptions } from "../api/get-draft.ts";
+import { getDraftQueryOptions } from "../../../components/launch/get-draft.ts";
 import type { DraftHeader } from "../utils/draft-status.ts";
 
 /**
