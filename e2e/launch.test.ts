@@ -2,31 +2,21 @@
 import { readFileSync } from "node:fs";
 import { createPublicClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { getFreeAccess, tinyPng } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import { describe, expect, test } from "./support/fixtures.ts";
+import { tinyPng } from "./support/flows.ts";
 
-let server: RunningServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startServer({ env: { LAUNCH_FEE_BNB: "0.5" } });
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-});
-afterEach(() => browser.close());
+test.override("serverEnv", { LAUNCH_FEE_BNB: "0.5" });
 
 /** "buy 0.0123 · bal …" in the generated-wallets modal → 0.0123. */
 const buyValueOf = (text: string | null) => Number(/buy (\d+\.\d+)/.exec(text ?? "")?.[1]);
 
 describe("a launch on the local chain, as a new user does it", () => {
-  it("goes from a free key to a token whose buys all share the create's block", async () => {
-    const { page } = browser;
+  test("goes from a free key to a token whose buys all share the create's block", async ({
+    page,
+    server,
+    api,
+  }) => {
     const button = (name: string) => page.getByRole("button", { name, exact: true });
-    const key = await getFreeAccess(page, server.url);
 
     // Token info, with a logo.
     await page.getByLabel("Token name").fill("Moon Cat");
@@ -122,14 +112,9 @@ describe("a launch on the local chain, as a new user does it", () => {
 
     // On chain: the token exists, and the create's block holds the deployer's create and one
     // buy from each bundle wallet.
-    const response = await fetch(`${server.url}/api/draft/${id}`, {
-      headers: { "x-auth-key": key },
-    });
-    const { draft } = (await response.json()) as {
-      draft: { status: string; launch: { tokenAddress: Hex; blockNumber: string } | null };
-    };
+    const draft = await api.getDraft(id);
     expect(draft.status).toBe("executed");
-    const token = draft.launch?.tokenAddress ?? "0x";
+    const token = (draft.launch?.tokenAddress ?? "0x") as Hex;
     const client = createPublicClient({ transport: http(server.rpcUrl) });
     expect(await client.getCode({ address: token })).not.toBe("0x");
 

@@ -26,7 +26,8 @@
  *   `browser.errors` collects console errors.
  * - `page` (test): `browser.page`, not logged in.
  * - `key` (test): a free access key taken in `page` through "Get Free Access": `page` is on the
- *   app, logged in with it. A `test.beforeEach(async ({ key }) => ...)` logs in every test.
+ *   app, logged in with it. `test.beforeEach(logIn)` logs in every test of a block or file;
+ *   `({ page, key: _key })` logs in one test that has no use for the key itself.
  * - `api` (test): the server's HTTP API with `key` (see `Api`: get/post/put, createDraft,
  *   getDraft, draftPlan, faucet), throwing on any answer but 2xx.
  * - `draftInput` (test): what `paidDraft` saves: a launch-ready draft with 3 bundle wallets
@@ -75,6 +76,14 @@ export interface LaunchedBundle {
 
 /** Paid from the faucet on top of what the plan says each address needs. */
 const FUNDING_MARGIN = parseEther("0.01");
+
+/**
+ * `test.beforeEach(logIn)`: every test of the block (or file) starts on the app, logged in with
+ * a free key, even one that does not name `key`.
+ */
+export const logIn = async ({ key }: { key: string }): Promise<void> => {
+  if (!key.startsWith("lbk_")) throw new Error(`not an access key: ${key}`);
+};
 
 /** Opens the launch-fee payment of draft `id` and pays it from the faucet; waits until paid. */
 export async function payDraft(api: Api, id: string): Promise<void> {
