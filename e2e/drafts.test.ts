@@ -1,3 +1,4 @@
+import { createPublicClient, erc20Abi, http } from "viem";
 import { describe, expect, test } from "./support/fixtures.ts";
 import { payableDraft } from "./support/flows.ts";
 
@@ -105,5 +106,31 @@ describe("the drafts page", () => {
     await page.locator(`[data-draft-id="${id}"][data-status="draft"]`).waitFor();
     expect(await card.getByTestId("draft-status").textContent()).toBe("Draft");
     await card.getByRole("button", { name: "Pay", exact: true }).waitFor();
+  });
+
+  test("shows a launched draft as Launched, with the token it created", async ({
+    page,
+    server,
+    launchedBundle,
+  }) => {
+    expect(launchedBundle.wallets).toHaveLength(3);
+    await page.goto(`${server.url}/drafts`);
+    const card = page.locator(`[data-draft-id="${launchedBundle.draftId}"]`);
+    await card.getByTestId("draft-status").getByText("Launched", { exact: true }).waitFor();
+    await card.getByText("Launch completed").waitFor();
+    expect(await card.getByTestId("draft-token-address").textContent()).toContain(
+      launchedBundle.tokenAddress,
+    );
+    // Every bundle wallet bought the token.
+    const client = createPublicClient({ transport: http(server.rpcUrl) });
+    for (const wallet of launchedBundle.wallets) {
+      const held = await client.readContract({
+        address: launchedBundle.tokenAddress,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet.address],
+      });
+      expect(held).toBeGreaterThan(0n);
+    }
   });
 });

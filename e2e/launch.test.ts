@@ -133,3 +133,57 @@ describe("a launch on the local chain, as a new user does it", () => {
     for (const wallet of bundleWallets) expect(toLaunchpadFrom(wallet.address)).toHaveLength(1);
   });
 });
+
+describe("a paid draft, executed in place from the launch page", () => {
+  test("funds its wallets, confirms in the spec's words and follows the launch to its end in the Bundle Terminal", async ({
+    page,
+    server,
+    api,
+    paidDraft,
+  }) => {
+    const button = (name: string) => page.getByRole("button", { name, exact: true });
+    const executeCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && /\/execute$/.test(new URL(request.url()).pathname))
+        executeCalls.push(new URL(request.url()).pathname);
+    });
+
+    await page.goto(`${server.url}/create?draft=${paidDraft.id}`);
+    await page.getByRole("link", { name: "[back to drafts]" }).waitFor();
+    await expect.poll(() => page.getByLabel("Token name").inputValue()).toBe("Fixture Cat");
+    // Paid: no Pay Now. Its wallets are empty, so the faucet funds them first.
+    await button("[fund all]").click();
+    await page.getByText("All wallets are funded", { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await button("Pay Now").count()).toBe(0);
+
+    await button("Execute Launch").click();
+    const confirm = page.getByTestId("confirm-dialog");
+    await confirm
+      .getByText("Are you ready to launch Fixture Cat (FCAT)? This action cannot be undone.", {
+        exact: true,
+      })
+      .waitFor();
+    await confirm.getByTestId("execute-total").waitFor();
+    await confirm.getByRole("button", { name: "[launch]", exact: true }).click();
+
+    const terminal = page.getByTestId("bundle-terminal");
+    await terminal
+      .getByTestId("terminal-line")
+      .filter({ hasText: /SUCCESS FCAT launched: token 0x[0-9a-fA-F]{40}/ })
+      .waitFor({ timeout: 60_000 });
+    await terminal.getByText("Launch complete", { exact: true }).waitFor();
+    // It ran where the page is, through the encrypted-payload route.
+    expect(executeCalls).toEqual(["/api/bundle/execute"]);
+    expect(page.url()).toBe(`${server.url}/create?draft=${paidDraft.id}`);
+
+    const draft = await api.getDraft(paidDraft.id);
+    expect(draft.status).toBe("executed");
+    const client = createPublicClient({ transport: http(server.rpcUrl) });
+    expect(await client.getCode({ address: draft.launch?.tokenAddress as Hex })).not.toBe("0x");
+
+    // Launched: the page offers no launch again, and 10 s later goes to the drafts list.
+    await button("Execute Launch").waitFor({ state: "detached" });
+    await page.waitForURL(`${server.url}/drafts`, { timeout: 20_000 });
+    await page.locator(`[data-draft-id="${paidDraft.id}"]`).getByText("Launch completed").waitFor();
+  });
+});
