@@ -19,9 +19,9 @@ import { drafts, launches, payments } from "../../db/schema.ts";
 export type DraftRow = typeof drafts.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type DraftStatusValue = DraftRow["status"];
-/** What deciding an expired draft's visibility reads: its addresses. */
 /** A row as the list reads it: no logo, only whether there is one. */
 export type ListedDraftRow = DraftRow & { hasLogo: boolean };
+/** What deciding an expired draft's visibility reads: its addresses. */
 export type AddressesRow = Pick<DraftRow, "id" | "deployerAddress" | "walletConfig">;
 
 /** Statuses whose drafts expire (SPEC: unpaid drafts, and launched ones once emptied). */

@@ -208,16 +208,8 @@ export class DraftsService {
       rows.filter((row) => row.deployerAddress).map((row) => row.id),
       "deployer",
     );
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        launchProblemOf(
-          row,
-          Boolean(row.deployerAddress) &&
-            held.has(`${row.id}:${row.deployerAddress?.toLowerCase()}`),
-        ),
-      ]),
-    );
+    const keyHeld = (row: DraftRow) => held.has(`${row.id}:${row.deployerAddress?.toLowerCase()}`);
+    return new Map(rows.map((row) => [row.id, launchProblemOf(row, keyHeld(row))]));
   }
 
   async owned(ownerId: string, id: string): Promise<DraftRow> {
