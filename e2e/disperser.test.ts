@@ -2,35 +2,18 @@
 import type { Page } from "playwright-core";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { getFreeAccess } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
-
-let server: RunningServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-});
-afterEach(() => browser.close());
+import type { Api } from "./support/api.ts";
+import { describe, expect, logIn, test } from "./support/fixtures.ts";
 
 const HASH = /0x[0-9a-fA-F]{64}/;
 const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 
 /** Balances as the API reports them, by lowercase address. */
-const balancesOf = async (key: string, addresses: string[]): Promise<Map<string, string>> => {
-  const response = await fetch(`${server.url}/api/wallets/balances`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-auth-key": key },
-    body: JSON.stringify({ addresses }),
-  });
-  if (!response.ok) throw new Error(`balances: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { balances: { address: string; balance: string }[] };
+const balancesOf = async (api: Api, addresses: string[]): Promise<Map<string, string>> => {
+  const body = await api.post<{ balances: { address: string; balance: string }[] }>(
+    "/api/wallets/balances",
+    { addresses },
+  );
   return new Map(body.balances.map((b) => [b.address.toLowerCase(), b.balance]));
 };
 
@@ -39,29 +22,31 @@ const storedDispersalId = (page: Page) => page.evaluate(() => localStorage.getIt
 const addressInputs = (page: Page) =>
   page.getByTestId("wallet-row").locator('input[aria-label^="Address"]');
 
-/** Logs in and opens the disperser with the given destinations typed into the grid. */
-const openWithRows = async (page: Page, rows: [string, string][]): Promise<string> => {
-  const key = await getFreeAccess(page, server.url);
-  await page.goto(`${server.url}/disperser`);
+/** Opens the disperser (logged in) with the given destinations typed into the grid. */
+const openWithRows = async (page: Page, url: string, rows: [string, string][]) => {
+  await page.goto(`${url}/disperser`);
   for (const [index, [address, amount]] of rows.entries()) {
     if (index > 0) await page.getByRole("button", { name: "Add Row", exact: true }).click();
     await page.getByLabel(`Address ${index + 1}`, { exact: true }).fill(address);
     await page.getByLabel(`Amount ${index + 1}`, { exact: true }).fill(amount);
   }
-  return key;
 };
 
-describe("the disperser page", () => {
-  it("asks an anonymous visitor to log in", async () => {
-    const { page } = browser;
+describe("the disperser page, logged out", () => {
+  test("asks an anonymous visitor to log in", async ({ page, server }) => {
     await page.goto(`${server.url}/disperser`);
     await page.getByText("Log in to use this page.").waitFor();
     expect(await page.getByRole("button", { name: "[create dispersal]" }).count()).toBe(0);
   });
+});
 
-  it("fills the grid from an uploaded CSV and sums it with the buffer", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+describe("the disperser page", () => {
+  test.beforeEach(logIn);
+
+  test("fills the grid from an uploaded CSV and sums it with the buffer", async ({
+    page,
+    server,
+  }) => {
     await page.goto(`${server.url}/disperser`);
     const [a, b, c] = [freshAddress(), freshAddress(), freshAddress()];
     const csv = ["address,amount", `${a},0.1`, "0x1234,5", `${b}, 0.25`, `${c},0.05`].join("\n");
@@ -79,16 +64,14 @@ describe("the disperser page", () => {
       ),
     ).toEqual([a, b, c]);
     expect(await page.getByTestId("summary-wallets").textContent()).toBe("3");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4000 BNB");
 
     await page.getByRole("button", { name: "[recommend]" }).click();
     expect(await page.getByLabel("Balance buffer").inputValue()).toBe("0.01");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.43 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.4300 BNB");
   });
 
-  it("refuses a file that is neither CSV nor TXT", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("refuses a file that is neither CSV nor TXT", async ({ page, server }) => {
     await page.goto(`${server.url}/disperser`);
     await page.getByLabel("Wallet CSV or TXT file").setInputFiles({
       name: "wallets.json",
@@ -98,9 +81,8 @@ describe("the disperser page", () => {
     await page.getByText("Please upload a CSV or TXT file").waitFor();
   });
 
-  it("validates the buffer, then the wallets, then the amounts", async () => {
-    const { page } = browser;
-    await openWithRows(page, [[freshAddress(), ""]]);
+  test("validates the buffer, then the wallets, then the amounts", async ({ page, server }) => {
+    await openWithRows(page, server.url, [[freshAddress(), ""]]);
     const create = page.getByRole("button", { name: "[create dispersal]" });
 
     await create.click();
@@ -120,9 +102,11 @@ describe("the disperser page", () => {
 });
 
 describe("the hand-off from the launch page", () => {
-  it("imports the bundler wallets once and removes autoImport from the address", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test.beforeEach(logIn);
+  test("imports the bundler wallets once and removes autoImport from the address", async ({
+    page,
+    server,
+  }) => {
     const wallets = [
       { address: freshAddress(), buyValue: "0.2" },
       { address: freshAddress(), buyValue: "0.15" },
@@ -142,7 +126,7 @@ describe("the hand-off from the launch page", () => {
       ),
     ).toEqual(wallets.map((w) => w.address));
     expect(await page.getByLabel("Amount 2", { exact: true }).inputValue()).toBe("0.15");
-    expect(await page.getByTestId("summary-total").textContent()).toBe("0.35 BNB");
+    expect(await page.getByTestId("summary-total").textContent()).toBe("0.3500 BNB");
     await page.getByRole("button", { name: "Import Bundler Wallets" }).waitFor();
 
     // Without the parameter a reload starts from an empty grid again.
@@ -155,9 +139,10 @@ describe("the hand-off from the launch page", () => {
     ).toEqual([""]);
   });
 
-  it("takes the launch page's bundle wallets and buy values through Missing Funds", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("takes the launch page's bundle wallets and buy values through Missing Funds", async ({
+    page,
+    server,
+  }) => {
     await page.getByLabel("Number of wallets").fill("3");
     await page
       .getByRole("group", { name: "Buy unit" })
@@ -193,18 +178,20 @@ describe("the hand-off from the launch page", () => {
     }
   });
 
-  it("hides the import button when no bundler wallets were handed over", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("hides the import button when no bundler wallets were handed over", async ({
+    page,
+    server,
+  }) => {
     await page.goto(`${server.url}/disperser?autoImport=true`);
     await page.waitForURL(`${server.url}/disperser`);
     await page.getByRole("button", { name: "Add Row" }).waitFor();
     expect(await page.getByRole("button", { name: "Import Bundler Wallets" }).count()).toBe(0);
   });
 
-  it("says the wallet data cannot be decrypted when the stored wallets are corrupt", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("says the wallet data cannot be decrypted when the stored wallets are corrupt", async ({
+    page,
+    server,
+  }) => {
     await page.evaluate(() => localStorage.setItem("bundler-wallets", "{not json"));
     await page.goto(`${server.url}/disperser?autoImport=true`);
     await page.getByText("Failed to decrypt wallet data").waitFor();
@@ -213,14 +200,19 @@ describe("the hand-off from the launch page", () => {
 });
 
 describe("a dispersal", () => {
-  it("routes through anti bubblemaps chains once funded from the faucet and pays every wallet exactly", async () => {
-    const { page } = browser;
+  test.beforeEach(logIn);
+  test("routes through anti bubblemaps chains once funded from the faucet and pays every wallet exactly", async ({
+    page,
+    server,
+    browser,
+    api,
+  }) => {
     const rows: [string, string][] = [
       [freshAddress(), "0.1"],
       [freshAddress(), "0.25"],
       [freshAddress(), "0.05"],
     ];
-    const key = await openWithRows(page, rows);
+    await openWithRows(page, server.url, rows);
     await page.getByRole("button", { name: "[recommend]" }).click();
     expect(
       await page.getByRole("switch", { name: "Anti Bubblemaps" }).getAttribute("aria-checked"),
@@ -274,7 +266,7 @@ describe("a dispersal", () => {
     await page.getByRole("button", { name: "[create dispersal]" }).waitFor();
 
     const balances = await balancesOf(
-      key,
+      api,
       rows.map(([address]) => address),
     );
     expect(rows.map(([address]) => balances.get(address.toLowerCase()))).toEqual([
@@ -285,13 +277,12 @@ describe("a dispersal", () => {
     expect(browser.errors).toEqual([]);
   });
 
-  it("sends directly without anti bubblemaps", async () => {
-    const { page } = browser;
+  test("sends directly without anti bubblemaps", async ({ page, server, api }) => {
     const rows: [string, string][] = [
       [freshAddress(), "0.3"],
       [freshAddress(), "0.02"],
     ];
-    const key = await openWithRows(page, rows);
+    await openWithRows(page, server.url, rows);
     await page.getByLabel("Balance buffer").fill("0.005");
     await page.getByRole("switch", { name: "Anti Bubblemaps" }).click();
 
@@ -302,7 +293,7 @@ describe("a dispersal", () => {
     await page.getByText("Dispersal completed!").waitFor({ timeout: 60_000 });
     await dialog.waitFor({ state: "hidden" });
     const balances = await balancesOf(
-      key,
+      api,
       rows.map(([address]) => address),
     );
     expect(rows.map(([address]) => balances.get(address.toLowerCase()))).toEqual([
@@ -311,9 +302,8 @@ describe("a dispersal", () => {
     ]);
   });
 
-  it("reopens a stored dispersal after a reload and cancels it", async () => {
-    const { page } = browser;
-    await openWithRows(page, [[freshAddress(), "0.1"]]);
+  test("reopens a stored dispersal after a reload and cancels it", async ({ page, server }) => {
+    await openWithRows(page, server.url, [[freshAddress(), "0.1"]]);
     await page.getByRole("button", { name: "[recommend]" }).click();
     await page.getByRole("button", { name: "[create dispersal]" }).click();
     const dialog = page.getByTestId("dispersal-dialog");
@@ -336,9 +326,7 @@ describe("a dispersal", () => {
     expect(await page.getByRole("button", { name: "[view dispersal]" }).count()).toBe(0);
   });
 
-  it("forgets a stored id the server does not know", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("forgets a stored id the server does not know", async ({ page, server }) => {
     const unknown = freshAddress();
     await page.evaluate((id) => localStorage.setItem("dispersal-id", id), unknown);
     await page.goto(`${server.url}/disperser`);

@@ -1,25 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { createDraft, getFreeAccess, payableDraft } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
-
-let server: RunningServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-});
-afterEach(() => browser.close());
+import { createPublicClient, erc20Abi, http } from "viem";
+import { describe, expect, test } from "./support/fixtures.ts";
+import { payableDraft } from "./support/flows.ts";
 
 describe("the drafts page", () => {
-  it("edits a draft's name and shows the new name in the grid", async () => {
-    const { page } = browser;
-    const key = await getFreeAccess(page, server.url);
-    const id = await createDraft(server.url, key, payableDraft("Old Name", "OLD"));
+  test("edits a draft's name and shows the new name in the grid", async ({ page, server, api }) => {
+    const id = await api.createDraft(payableDraft("Old Name", "OLD"));
 
     await page.goto(`${server.url}/drafts`);
     const card = page.locator(`[data-draft-id="${id}"]`);
@@ -38,11 +23,9 @@ describe("the drafts page", () => {
     expect(await page.getByTestId("draft-card").count()).toBe(1);
   });
 
-  it("pages eleven drafts nine to a page", async () => {
-    const { page } = browser;
-    const key = await getFreeAccess(page, server.url);
+  test("pages eleven drafts nine to a page", async ({ page, server, api }) => {
     for (let n = 1; n <= 11; n++) {
-      await createDraft(server.url, key, payableDraft(`Paged ${n}`, `PG${n}`));
+      await api.createDraft(payableDraft(`Paged ${n}`, `PG${n}`));
     }
 
     await page.goto(`${server.url}/drafts`);
@@ -69,11 +52,13 @@ describe("the drafts page", () => {
     expect(await cards.count()).toBe(9);
   });
 
-  it("asks the server for one page at a time, without keys, and shows each logo from its URL", async () => {
-    const { page } = browser;
-    const key = await getFreeAccess(page, server.url);
+  test("asks the server for one page at a time, without keys, and shows each logo from its URL", async ({
+    page,
+    server,
+    api,
+  }) => {
     const draft = payableDraft("Logo Cat", "LCAT");
-    await createDraft(server.url, key, draft);
+    await api.createDraft(draft);
 
     const listed = page.waitForResponse((r) => r.url().includes("/api/draft/list"));
     await page.goto(`${server.url}/drafts`);
@@ -93,10 +78,12 @@ describe("the drafts page", () => {
       .toBe(1);
   });
 
-  it("cancels an open payment and puts the draft back to Draft", async () => {
-    const { page } = browser;
-    const key = await getFreeAccess(page, server.url);
-    const id = await createDraft(server.url, key, payableDraft("Cancel Me", "CNCL"));
+  test("cancels an open payment and puts the draft back to Draft", async ({
+    page,
+    server,
+    api,
+  }) => {
+    const id = await api.createDraft(payableDraft("Cancel Me", "CNCL"));
 
     await page.goto(`${server.url}/drafts`);
     const card = page.locator(`[data-draft-id="${id}"]`);
@@ -120,33 +107,30 @@ describe("the drafts page", () => {
     expect(await card.getByTestId("draft-status").textContent()).toBe("Draft");
     await card.getByRole("button", { name: "Pay", exact: true }).waitFor();
   });
-});
 
-describe("a payment left unpaid", () => {
-  let shortWindow: RunningServer;
-  beforeAll(async () => {
-    shortWindow = await startServer({ env: { PAYMENT_WINDOW_SECONDS: "8" } });
-  });
-  afterAll(() => shortWindow.stop());
-
-  it("expires when its countdown reaches zero", async () => {
-    const { page } = browser;
-    const key = await getFreeAccess(page, shortWindow.url);
-    const id = await createDraft(shortWindow.url, key, payableDraft("Too Late", "LATE"));
-
-    await page.goto(`${shortWindow.url}/drafts`);
-    await page
-      .locator(`[data-draft-id="${id}"]`)
-      .getByRole("button", { name: "Pay", exact: true })
-      .click();
-    const dialog = page.getByTestId("payment-dialog");
-    const countdown = dialog.getByTestId("payment-countdown");
-    await countdown.waitFor();
-    // The window is eight seconds, so the countdown starts well below ten minutes.
-    expect(await countdown.textContent()).toMatch(/^0:0[0-8]$/);
-
-    await dialog.getByTestId("payment-expired").waitFor({ timeout: 20_000 });
-    await page.getByText("Payment expired", { exact: true }).waitFor();
-    await countdown.waitFor({ state: "hidden" });
+  test("shows a launched draft as Launched, with the token it created", async ({
+    page,
+    server,
+    launchedBundle,
+  }) => {
+    expect(launchedBundle.wallets).toHaveLength(3);
+    await page.goto(`${server.url}/drafts`);
+    const card = page.locator(`[data-draft-id="${launchedBundle.draftId}"]`);
+    await card.getByTestId("draft-status").getByText("Launched", { exact: true }).waitFor();
+    await card.getByText("Launch completed").waitFor();
+    expect(await card.getByTestId("draft-token-address").textContent()).toContain(
+      launchedBundle.tokenAddress,
+    );
+    // Every bundle wallet bought the token.
+    const client = createPublicClient({ transport: http(server.rpcUrl) });
+    for (const wallet of launchedBundle.wallets) {
+      const held = await client.readContract({
+        address: launchedBundle.tokenAddress,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet.address],
+      });
+      expect(held).toBeGreaterThan(0n);
+    }
   });
 });

@@ -1,21 +1,10 @@
 import type { Page } from "playwright-core";
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { getFreeAccess, tinyPng } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import { describe, expect, logIn, test } from "./support/fixtures.ts";
+import { tinyPng } from "./support/flows.ts";
 
-let server: RunningServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-});
-afterEach(() => browser.close());
+// Every test here starts on the create page, logged in with a free key.
+test.beforeEach(logIn);
 
 /** The message shows, as a toast or inline under its field. */
 const shows = (page: Page, message: string) =>
@@ -43,10 +32,7 @@ const importOneWallet = async (page: Page) => {
 };
 
 describe("the create page's validation", () => {
-  it("refuses bad wallet generation input with its message", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
-
+  test("refuses bad wallet generation input with its message", async ({ page }) => {
     await page.getByLabel("Number of wallets").fill("0");
     await page.getByLabel("Min buy").fill("0.01");
     await page.getByLabel("Max buy").fill("0.02");
@@ -67,10 +53,7 @@ describe("the create page's validation", () => {
     await shows(page, "Minimum buy amount cannot be greater than maximum buy amount");
   });
 
-  it("shows the form validator's message under each bad field", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
-
+  test("shows the form validator's message under each bad field", async ({ page }) => {
     await page.getByLabel("Token name").fill("A".repeat(21));
     await shows(page, "Token name must be 20 characters or less");
     await page.getByLabel("Ticker").fill("ABCDEFGHIJK");
@@ -94,10 +77,7 @@ describe("the create page's validation", () => {
     await shows(page, "Please enter a valid delay");
   });
 
-  it("refuses a logo that is not an image or is 5MB or more", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
-
+  test("refuses a logo that is not an image or is 5MB or more", async ({ page }) => {
     await upload(page, "Logo", "notes.txt", "text/plain", "not a picture");
     await shows(page, "Please upload an image file");
 
@@ -110,9 +90,7 @@ describe("the create page's validation", () => {
     await page.getByText("no logo").waitFor();
   });
 
-  it("refuses bad wallet files and key lists with their messages", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
+  test("refuses bad wallet files and key lists with their messages", async ({ page }) => {
     const file = "Wallet JSON file";
 
     await upload(page, file, "wallets.txt", "text/plain", "[]");
@@ -134,10 +112,7 @@ describe("the create page's validation", () => {
     await page.getByLabel("Private keys").waitFor();
   });
 
-  it("refuses to save or pay a draft that misses a required field", async () => {
-    const { page } = browser;
-    await getFreeAccess(page, server.url);
-
+  test("refuses to save or pay a draft that misses a required field", async ({ page }) => {
     await importOneWallet(page);
     await page.getByLabel("Min buy").fill("0.01");
     await page.getByLabel("Max buy").fill("0.02");

@@ -2,31 +2,21 @@
 import { readFileSync } from "node:fs";
 import { createPublicClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { getFreeAccess, tinyPng } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import { describe, expect, test } from "./support/fixtures.ts";
+import { tinyPng } from "./support/flows.ts";
 
-let server: RunningServer;
-let browser: TestBrowser;
-
-beforeAll(async () => {
-  server = await startServer({ env: { LAUNCH_FEE_BNB: "0.5" } });
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-});
-afterEach(() => browser.close());
+test.override("serverEnv", { LAUNCH_FEE_BNB: "0.5" });
 
 /** "buy 0.0123 · bal …" in the generated-wallets modal → 0.0123. */
 const buyValueOf = (text: string | null) => Number(/buy (\d+\.\d+)/.exec(text ?? "")?.[1]);
 
 describe("a launch on the local chain, as a new user does it", () => {
-  it("goes from a free key to a token whose buys all share the create's block", async () => {
-    const { page } = browser;
+  test("goes from a free key to a token whose buys all share the create's block", async ({
+    page,
+    server,
+    api,
+  }) => {
     const button = (name: string) => page.getByRole("button", { name, exact: true });
-    const key = await getFreeAccess(page, server.url);
 
     // Token info, with a logo.
     await page.getByLabel("Token name").fill("Moon Cat");
@@ -122,14 +112,9 @@ describe("a launch on the local chain, as a new user does it", () => {
 
     // On chain: the token exists, and the create's block holds the deployer's create and one
     // buy from each bundle wallet.
-    const response = await fetch(`${server.url}/api/draft/${id}`, {
-      headers: { "x-auth-key": key },
-    });
-    const { draft } = (await response.json()) as {
-      draft: { status: string; launch: { tokenAddress: Hex; blockNumber: string } | null };
-    };
+    const draft = await api.getDraft(id);
     expect(draft.status).toBe("executed");
-    const token = draft.launch?.tokenAddress ?? "0x";
+    const token = (draft.launch?.tokenAddress ?? "0x") as Hex;
     const client = createPublicClient({ transport: http(server.rpcUrl) });
     expect(await client.getCode({ address: token })).not.toBe("0x");
 
@@ -146,5 +131,59 @@ describe("a launch on the local chain, as a new user does it", () => {
       );
     expect(toLaunchpadFrom(deployer).length).toBeGreaterThanOrEqual(1);
     for (const wallet of bundleWallets) expect(toLaunchpadFrom(wallet.address)).toHaveLength(1);
+  });
+});
+
+describe("a paid draft, executed in place from the launch page", () => {
+  test("funds its wallets, confirms in the spec's words and follows the launch to its end in the Bundle Terminal", async ({
+    page,
+    server,
+    api,
+    paidDraft,
+  }) => {
+    const button = (name: string) => page.getByRole("button", { name, exact: true });
+    const executeCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && /\/execute$/.test(new URL(request.url()).pathname))
+        executeCalls.push(new URL(request.url()).pathname);
+    });
+
+    await page.goto(`${server.url}/create?draft=${paidDraft.id}`);
+    await page.getByRole("link", { name: "[back to drafts]" }).waitFor();
+    await expect.poll(() => page.getByLabel("Token name").inputValue()).toBe("Fixture Cat");
+    // Paid: no Pay Now. Its wallets are empty, so the faucet funds them first.
+    await button("[fund all]").click();
+    await page.getByText("All wallets are funded", { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await button("Pay Now").count()).toBe(0);
+
+    await button("Execute Launch").click();
+    const confirm = page.getByTestId("confirm-dialog");
+    await confirm
+      .getByText("Are you ready to launch Fixture Cat (FCAT)? This action cannot be undone.", {
+        exact: true,
+      })
+      .waitFor();
+    await confirm.getByTestId("execute-total").waitFor();
+    await confirm.getByRole("button", { name: "[launch]", exact: true }).click();
+
+    const terminal = page.getByTestId("bundle-terminal");
+    await terminal
+      .getByTestId("terminal-line")
+      .filter({ hasText: /SUCCESS FCAT launched: token 0x[0-9a-fA-F]{40}/ })
+      .waitFor({ timeout: 60_000 });
+    await terminal.getByText("Launch complete", { exact: true }).waitFor();
+    // It ran where the page is, through the encrypted-payload route.
+    expect(executeCalls).toEqual(["/api/bundle/execute"]);
+    expect(page.url()).toBe(`${server.url}/create?draft=${paidDraft.id}`);
+
+    const draft = await api.getDraft(paidDraft.id);
+    expect(draft.status).toBe("executed");
+    const client = createPublicClient({ transport: http(server.rpcUrl) });
+    expect(await client.getCode({ address: draft.launch?.tokenAddress as Hex })).not.toBe("0x");
+
+    // Launched: the page offers no launch again, and 10 s later goes to the drafts list.
+    await button("Execute Launch").waitFor({ state: "detached" });
+    await page.waitForURL(`${server.url}/drafts`, { timeout: 20_000 });
+    await page.locator(`[data-draft-id="${paidDraft.id}"]`).getByText("Launch completed").waitFor();
   });
 });

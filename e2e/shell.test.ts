@@ -1,36 +1,26 @@
 /// <reference lib="dom" />
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openBrowser, type TestBrowser } from "./support/browser.ts";
-import { getFreeAccess } from "./support/flows.ts";
-import { type RunningServer, startServer } from "./support/server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, logIn, test } from "./support/fixtures.ts";
 
-let server: RunningServer;
-let browser: TestBrowser;
+// Every test here starts logged in with a free key.
+test.beforeEach(logIn);
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(() => server.stop());
-beforeEach(async () => {
-  browser = await openBrowser();
-  await getFreeAccess(browser.page, server.url);
-});
-afterEach(() => browser.close());
-
-const blockNumber = async () => {
-  const text = (await browser.page.getByTestId("block-number").textContent()) ?? "";
+const blockNumber = (page: Page) => async () => {
+  const text = (await page.getByTestId("block-number").textContent()) ?? "";
   return Number(/#(\d+)/.exec(text)?.[1] ?? Number.NaN);
 };
 
 describe("the page shell", () => {
-  it("shows a live block number in the footer that keeps increasing", async () => {
-    await expect.poll(blockNumber, { timeout: 10_000 }).toBeGreaterThan(0);
-    const first = await blockNumber();
-    await expect.poll(blockNumber, { timeout: 10_000 }).toBeGreaterThan(first);
+  test("shows a live block number in the footer that keeps increasing", async ({ page }) => {
+    await expect.poll(blockNumber(page), { timeout: 10_000 }).toBeGreaterThan(0);
+    const first = await blockNumber(page)();
+    await expect.poll(blockNumber(page), { timeout: 10_000 }).toBeGreaterThan(first);
   });
 
-  it("gets the block over a WebSocket that the content security policy allows", async () => {
-    const { page } = browser;
+  test("gets the block over a WebSocket that the content security policy allows", async ({
+    page,
+    browser,
+  }) => {
     const frames: string[] = [];
     page.on("websocket", (socket) =>
       socket.on("framereceived", ({ payload }) => frames.push(String(payload))),
@@ -42,15 +32,17 @@ describe("the page shell", () => {
     expect(browser.errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
   });
 
-  it("shows the not-found page for an unknown path", async () => {
-    await browser.page.goto(`${server.url}/no/such/page`);
-    await browser.page.getByText("Nothing to see here...").waitFor();
-    await browser.page.getByRole("link", { name: "[go to home]" }).click();
-    await browser.page.waitForURL(`${server.url}/`);
+  test("shows the not-found page for an unknown path", async ({ page, server }) => {
+    await page.goto(`${server.url}/no/such/page`);
+    await page.getByText("Nothing to see here...").waitFor();
+    await page.getByRole("link", { name: "[go to home]" }).click();
+    await page.waitForURL(`${server.url}/`);
   });
 
-  it("marks [bundler] active on /create and [other tools] on /tools/bumper", async () => {
-    const { page } = browser;
+  test("marks [bundler] active on /create and [other tools] on /tools/bumper", async ({
+    page,
+    server,
+  }) => {
     await page.goto(`${server.url}/create`);
     expect(await page.getByRole("link", { name: "[bundler]" }).getAttribute("aria-current")).toBe(
       "page",
@@ -64,8 +56,7 @@ describe("the page shell", () => {
     ).toBeNull();
   });
 
-  it("remembers a dismissed news item across reloads", async () => {
-    const { page } = browser;
+  test("remembers a dismissed news item across reloads", async ({ page }) => {
     const news = page.getByText("You are on the local chain");
     await news.waitFor();
     await page.getByRole("button", { name: "Dismiss news" }).first().click();
@@ -79,8 +70,7 @@ describe("the page shell", () => {
     );
   });
 
-  it("collapses the menu behind a toggle on a narrow screen", async () => {
-    const { page } = browser;
+  test("collapses the menu behind a toggle on a narrow screen", async ({ page, server }) => {
     await page.setViewportSize({ width: 400, height: 800 });
     const link = page.getByRole("link", { name: "[my drafts]" });
     expect(await link.isVisible()).toBe(false);
@@ -89,9 +79,12 @@ describe("the page shell", () => {
     await page.waitForURL(`${server.url}/drafts`);
   });
 
-  it("loads with no console errors and no content security policy violations", async () => {
-    await browser.page.reload();
-    await expect.poll(blockNumber, { timeout: 10_000 }).toBeGreaterThan(0);
+  test("loads with no console errors and no content security policy violations", async ({
+    page,
+    browser,
+  }) => {
+    await page.reload();
+    await expect.poll(blockNumber(page), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(browser.errors).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, http, parseEther } from "viem";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll } from "vitest";
+import { apiClient } from "./support/api.ts";
+import { describe, expect, test } from "./support/fixtures.ts";
 import { startServer } from "./support/server.ts";
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "bundler-startup-"));
@@ -12,7 +14,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const launchpadOf = (output: string) => /launchpad (0x[0-9a-fA-F]{40})/.exec(output)?.[1];
 
 describe("npm start", () => {
-  it("deploys the launchpad once and reuses it, with the superadmin key printed only the first time", async () => {
+  test("deploys the launchpad once and reuses it, with the superadmin key printed only the first time", async () => {
     const first = await startServer({ dataDir });
     const launchpad = launchpadOf(first.output());
     expect(launchpad).toMatch(/^0x/);
@@ -25,7 +27,7 @@ describe("npm start", () => {
     await second.stop();
   });
 
-  it("deploys the curve with GRADUATION_BNB and keeps it when the variable later changes", async () => {
+  test("deploys the curve with GRADUATION_BNB and keeps it when the variable later changes", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "bundler-graduation-"));
     try {
       const first = await startServer({ dataDir: dir, env: { GRADUATION_BNB: "2" } });
@@ -45,7 +47,7 @@ describe("npm start", () => {
     }
   });
 
-  it("mints no key on a real network: it prints how to mint one, and the RPC without secrets", async () => {
+  test("mints no key on a real network: it prints how to mint one, and the RPC without secrets", async () => {
     const server = await startServer({
       env: {
         CHAIN: "bsc-testnet",
@@ -66,24 +68,18 @@ describe("npm start", () => {
     }
   });
 
-  it("sends test BNB from the faucet to any address", async () => {
-    const server = await startServer();
-    try {
-      const to = "0x2222222222222222222222222222222222222222";
-      const response = await fetch(`${server.url}/api/dev/faucet`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-auth-key": server.superadminKey ?? "" },
-        body: JSON.stringify({ address: to, amount: "2.5" }),
-      });
-      expect(await response.json()).toMatchObject({ success: true, amount: "2.5" });
-      const client = createPublicClient({ transport: http(server.rpcUrl) });
-      expect(await client.getBalance({ address: to })).toBe(parseEther("2.5"));
-    } finally {
-      await server.stop();
-    }
+  test("sends test BNB from the faucet to any address", async ({ server }) => {
+    const to = "0x2222222222222222222222222222222222222222";
+    const answer = await apiClient(server.url, server.superadminKey).post("/api/dev/faucet", {
+      address: to,
+      amount: "2.5",
+    });
+    expect(answer).toMatchObject({ success: true, amount: "2.5" });
+    const client = createPublicClient({ transport: http(server.rpcUrl) });
+    expect(await client.getBalance({ address: to })).toBe(parseEther("2.5"));
   });
 
-  it("says how to reset when the chain state is gone but the database is not", async () => {
+  test("says how to reset when the chain state is gone but the database is not", async () => {
     rmSync(path.join(dataDir, "chain", "state.json"));
     const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
       cwd: path.resolve(import.meta.dirname, ".."),
@@ -98,7 +94,7 @@ describe("npm start", () => {
     expect(result.stderr).toContain(`Delete ${dataDir} to start again`);
   });
 
-  it("stops with one line naming every bad variable", () => {
+  test("stops with one line naming every bad variable", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
       cwd: path.resolve(import.meta.dirname, ".."),
       env: { ...process.env, CHAIN: "ethereum", PORT: "http", DATA_DIR: dataDir },

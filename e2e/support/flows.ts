@@ -29,14 +29,21 @@ export const tinyPng = Buffer.from(
 );
 
 /**
- * A draft the payment route accepts: name, ticker, description, logo, deployer and tip, plus one
- * bundle wallet with a buy value, so the create page offers "Update Draft" for it.
+ * A launch-ready draft (what the payment route accepts): name, ticker, description, logo,
+ * deployer and tip, plus `wallets` bundle wallets (1 by default) buying 0.01 BNB each, so the
+ * create page offers "Update Draft" for it. Keys included, so a test can sign as any wallet.
  */
-export const payableDraft = (name: string, symbol = "TST") => {
+export const payableDraft = (name: string, symbol = "TST", { wallets = 1 } = {}) => {
   const privateKey = generatePrivateKey();
   const deployer = privateKeyToAccount(privateKey);
-  const walletKey = generatePrivateKey();
-  const wallet = { address: privateKeyToAccount(walletKey).address, privateKey: walletKey };
+  const bundle = Array.from({ length: wallets }, () => {
+    const walletKey = generatePrivateKey();
+    return {
+      address: privateKeyToAccount(walletKey).address,
+      privateKey: walletKey,
+      buyValue: "0.01",
+    };
+  });
   return {
     tokenInfo: {
       name,
@@ -45,17 +52,8 @@ export const payableDraft = (name: string, symbol = "TST") => {
       image: `data:image/png;base64,${tinyPng.toString("base64")}`,
     },
     deployerWallet: { address: deployer.address, privateKey },
-    walletConfig: { tip: "0.001", wallets: [{ ...wallet, buyValue: "0.01" }] },
+    walletConfig: { tip: "0.001", wallets: bundle },
   };
 };
 
-/** Creates a draft through the API with the user's key; answers its id. */
-export const createDraft = async (url: string, key: string, draft: unknown): Promise<string> => {
-  const response = await fetch(`${url}/api/draft/create`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-auth-key": key },
-    body: JSON.stringify(draft),
-  });
-  if (!response.ok) throw new Error(`create draft: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { draftId: string }).draftId;
-};
+export type PayableDraft = ReturnType<typeof payableDraft>;

@@ -41,6 +41,7 @@ export const startServer = async (
         HOST: "127.0.0.1",
         LOG_LEVEL: "warn",
         FREE_KEY_LIMIT_PER_HOUR: "1000",
+        FREE_KEYS_PER_IP_PER_DAY: "1000",
         DATABASE_URL: "",
         ...options.env,
       },

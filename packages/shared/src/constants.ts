@@ -26,6 +26,8 @@ export const SOCKET_RECONNECT = {
 } as const;
 
 export const LAUNCH_FEE_BNB = "0.5";
+/** What the payment dialog asks for when the server answers no amount (SPEC §9). */
+export const FALLBACK_PAYMENT_AMOUNT_BNB = "0.00001";
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
 /**

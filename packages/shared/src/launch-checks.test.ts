@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { launchReadinessError, LAUNCH_EXECUTE_MESSAGES as M, tipError } from "./launch-checks.ts";
 
-const ready = {
+const ready: Parameters<typeof launchReadinessError>[0] = {
   name: "Moon Cat",
   symbol: "MCAT",
   description: "A cat.",
@@ -36,6 +36,11 @@ describe("launch readiness (SPEC §5 Launch execute)", () => {
     expect(M.tickerTooLong).toBe("Ticker must be less than 10 characters");
     expect(M.logo).toBe("Please upload a logo");
     expect(M.deployerKey).toBe("Invalid deployer private key");
+  });
+
+  it("takes whether a logo exists where the logo itself is not at hand (the drafts list)", () => {
+    expect(launchReadinessError({ ...ready, image: true })).toBeNull();
+    expect(launchReadinessError({ ...ready, image: false })).toBe(M.logo);
   });
 
   it("accepts exactly the limits: a 20-character name and a 10-character ticker", () => {

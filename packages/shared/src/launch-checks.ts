@@ -38,8 +38,11 @@ export interface LaunchReadinessInput {
   name: string | undefined;
   symbol: string | undefined;
   description: string | undefined;
-  /** The logo (data URL or base64); empty when none was uploaded. */
-  image: string | undefined;
+  /**
+   * The logo (data URL or base64), empty when none was uploaded; or just whether there is one
+   * (a list that does not load logos).
+   */
+  image: string | boolean | undefined;
   /** Whether a deployer private key is present and valid. */
   deployerKeyValid: boolean;
   tip: string | undefined;
@@ -63,7 +66,9 @@ export const launchReadinessError = (input: LaunchReadinessInput): string | null
   if (symbol.length > TOKEN_TICKER_MAX) return m.tickerTooLong;
   if (!description) return m.descriptionRequired;
   if (description.length > TOKEN_DESCRIPTION_MAX) return m.descriptionTooLong;
-  if (!(input.image ?? "").trim()) return m.logo;
+  const hasLogo =
+    typeof input.image === "boolean" ? input.image : Boolean((input.image ?? "").trim());
+  if (!hasLogo) return m.logo;
   if (!input.deployerKeyValid) return m.deployerKey;
   return tipError(input.tip);
 };

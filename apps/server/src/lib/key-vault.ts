@@ -146,6 +146,19 @@ export class KeyVault {
     return [...byKey.values()];
   }
 
+  /**
+   * Which keys of `purpose` the vault holds for these drafts, as `draftId:lowercase address`,
+   * in one query and without decrypting any.
+   */
+  async heldForDrafts(draftIds: string[], purpose: KeyPurpose): Promise<Set<string>> {
+    if (draftIds.length === 0) return new Set();
+    const rows = await this.db
+      .select({ draftId: walletKeys.draftId, address: walletKeys.address })
+      .from(walletKeys)
+      .where(and(inArray(walletKeys.draftId, draftIds), eq(walletKeys.purpose, purpose)));
+    return new Set(rows.map((row) => `${row.draftId}:${row.address.toLowerCase()}`));
+  }
+
   /** Many keys of one purpose in one query, by lowercase address; missing ones are absent. */
   async findMany(addresses: string[], purpose: KeyPurpose): Promise<Map<string, Hex>> {
     const found = new Map<string, Hex>();

@@ -2,6 +2,7 @@ import { type FaucetBody, faucetRoute } from "@bundler/shared";
 import { useMutation } from "@tanstack/react-query";
 import toast from "react-hot-toast";
 import { apiFetch } from "../lib/api-client.ts";
+import { formatBnb } from "../lib/bnb.ts";
 import { usePublicConfig } from "../lib/public-config.ts";
 import { Button } from "./ui/button.tsx";
 
@@ -39,7 +40,7 @@ export function FaucetButton({
           { address, amount },
           {
             onSuccess: (answer) => {
-              toast.success(`Sent ${answer.amount} BNB from the faucet`);
+              toast.success(`Sent ${formatBnb(answer.amount)} BNB from the faucet`);
               onSent();
             },
             onError: (error) => toast.error(errorText(error)),

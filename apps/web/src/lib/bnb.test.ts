@@ -20,4 +20,14 @@ describe("bnb amounts", () => {
     expect(formatBnb(12_345_678_000_000_000n)).toBe("0.0123");
     expect(formatBnb(undefined)).toBe("—");
   });
+
+  it("rounds half up on the exact amount, never through a float", () => {
+    expect(formatBnb("1.00005")).toBe("1.0001");
+    expect(formatBnb("1.000049999999999999")).toBe("1.0000");
+    expect(formatBnb("0.00001")).toBe("0.0000");
+    expect(formatBnb("0.99995")).toBe("1.0000");
+    expect(formatBnb("123456789.123456789123456789")).toBe("123456789.1235");
+    expect(formatBnb("0")).toBe("0.0000");
+    expect(formatBnb(-15_000_000_000_000_000n)).toBe("-0.0150");
+  });
 });

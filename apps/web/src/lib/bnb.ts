@@ -15,9 +15,27 @@ export const fromWei = (wei: bigint): string => formatEther(wei);
 export const sumBnb = (values: readonly (string | undefined)[]): string =>
   fromWei(values.reduce((total, value) => total + (toWei(value) ?? 0n), 0n));
 
-/** Display only: 4 decimals, as the spec shows money. */
+/** Money is shown with this many decimals (SPEC §9). */
+export const BNB_DISPLAY_DECIMALS = 4;
+
+const DISPLAY_UNIT = 10n ** BigInt(18 - BNB_DISPLAY_DECIMALS);
+
+/**
+ * The one way the app shows a BNB amount: 4 decimals (SPEC §9), rounded half up on the exact
+ * wei, so large or long amounts never pass through a float. Unparsable shows "—".
+ * Amounts a user must send exactly (a payment's "Send exactly") are not rounded: they are shown
+ * as the server gave them.
+ *
+ * @example
+ * formatBnb("0.43") // "0.4300"
+ * formatBnb("1.00005") // "1.0001"
+ */
 export function formatBnb(value: string | bigint | undefined | null): string {
   const wei = typeof value === "bigint" ? value : toWei(value);
   if (wei === null) return "—";
-  return Number(formatEther(wei)).toFixed(4);
+  const negative = wei < 0n;
+  const units = ((negative ? -wei : wei) + DISPLAY_UNIT / 2n) / DISPLAY_UNIT;
+  const scale = 10n ** BigInt(BNB_DISPLAY_DECIMALS);
+  const fraction = String(units % scale).padStart(BNB_DISPLAY_DECIMALS, "0");
+  return `${negative && units > 0n ? "-" : ""}${units / scale}.${fraction}`;
 }

@@ -1,12 +1,20 @@
 import {
   constants,
   createCipheriv,
+  createDecipheriv,
+  createHash,
   createPublicKey,
   publicEncrypt,
   randomBytes,
 } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { base64ToBytes, bytesToBase64, createEnvelopeKeyPair, openEnvelope } from "./envelope.ts";
+import {
+  base64ToBytes,
+  bytesToBase64,
+  createEnvelopeKeyPair,
+  openEnvelope,
+  sealAccessKeyPayload,
+} from "./envelope.ts";
 
 /** What the server does, written independently with the same WebCrypto primitives. */
 async function seal(publicKeyBase64: string, payload: unknown): Promise<string> {
@@ -91,5 +99,28 @@ describe("wallet envelope", () => {
     envelope.encryptedData = bytesToBase64(data);
     const tampered = Buffer.from(JSON.stringify(envelope)).toString("base64");
     await expect(openEnvelope(pair.privateKey, tampered)).rejects.toThrow();
+  });
+});
+
+describe("the access-key payload of POST /api/bundle/execute", () => {
+  /** The server's reading (README: iv ‖ ciphertext ‖ tag under SHA-256 of the key), with node:crypto. */
+  const open = (accessKey: string, data: string) => {
+    const bytes = Buffer.from(data, "base64");
+    const key = createHash("sha256").update(accessKey, "utf8").digest();
+    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([
+      decipher.update(bytes.subarray(12, bytes.length - 16)),
+      decipher.final(),
+    ]).toString("utf8");
+  };
+
+  it("seals what the server opens with the same key, under a fresh IV each time", async () => {
+    const plaintext = JSON.stringify({ draftId: "3f0b7c1e-8a51-4c9d-9a57-6f1c2b3d4e5f" });
+    const first = await sealAccessKeyPayload("lbk_key", plaintext);
+    const second = await sealAccessKeyPayload("lbk_key", plaintext);
+    expect(open("lbk_key", first)).toBe(plaintext);
+    expect(second).not.toBe(first);
+    expect(() => open("lbk_other", first)).toThrow();
   });
 });

@@ -66,3 +66,23 @@ export async function openEnvelope(privateKey: CryptoKey, base64: string): Promi
   );
   return JSON.parse(new TextDecoder().decode(plain));
 }
+
+/**
+ * A payload for `POST /api/bundle/execute`: base64 of `iv (12 bytes) ‖ AES-256-GCM ciphertext ‖
+ * tag`, under SHA-256 of the UTF-8 access key, no associated data (the server's
+ * `openAccessKeyPayload`).
+ */
+export async function sealAccessKeyPayload(accessKey: string, plaintext: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(accessKey));
+  const key = await crypto.subtle.importKey("raw", digest, "AES-GCM", false, ["encrypt"]);
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
+  const bytes = new Uint8Array(iv.length + sealed.byteLength);
+  bytes.set(iv);
+  bytes.set(new Uint8Array(sealed), iv.length);
+  return bytesToBase64(bytes);
+}

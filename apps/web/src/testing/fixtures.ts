@@ -42,6 +42,7 @@ export const draftFixture = (overrides: Partial<Draft> = {}): Draft => ({
   updatedAt: new Date(0).toISOString(),
   refunds: [],
   launch: null,
+  launchProblem: null,
   ...overrides,
 });
 

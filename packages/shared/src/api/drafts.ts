@@ -190,6 +190,11 @@ export const draftSchema = z.object({
       totalWallets: z.number(),
     })
     .nullable(),
+  /**
+   * Why the draft cannot be paid for or launched yet, in SPEC §5's words ("Please upload a
+   * logo"), or null when it is ready: the server's `launchReadinessError` on what it stores.
+   */
+  launchProblem: z.string().nullable(),
 });
 export type Draft = z.infer<typeof draftSchema>;
 
@@ -314,7 +319,8 @@ export const startPaymentRoute = defineRoute({
   response: z.object({
     success: z.literal(true),
     paymentAddress: addressSchema,
-    paymentAmount: bnbValueSchema,
+    /** Always sent by this server; a client shows FALLBACK_PAYMENT_AMOUNT_BNB without one. */
+    paymentAmount: bnbValueSchema.nullish(),
     expiresAt: z.string(),
   }),
 });

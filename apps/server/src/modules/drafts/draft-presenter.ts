@@ -10,8 +10,16 @@ import type { KeyPurpose } from "../../lib/key-vault.ts";
 import type { DraftRow, PaymentRow } from "./drafts.repository.ts";
 import type { StoredWalletConfig } from "./drafts.service.ts";
 
-/** What a draft and its summary share: status, open payment, expiry, refunds, launch. */
-const common = (row: DraftRow, payment: PaymentRow | undefined, refunds: Draft["refunds"]) => {
+/**
+ * What a draft and its summary share: status, open payment, expiry, refunds, launch, and why it
+ * cannot be paid for or launched yet.
+ */
+const common = (
+  row: DraftRow,
+  payment: PaymentRow | undefined,
+  refunds: Draft["refunds"],
+  launchProblem: string | null,
+) => {
   const showPayment = payment && row.status !== "draft";
   return {
     _id: row.id,
@@ -23,6 +31,7 @@ const common = (row: DraftRow, payment: PaymentRow | undefined, refunds: Draft["
     updatedAt: row.updatedAt.toISOString(),
     refunds,
     launch: (row.launch as Draft["launch"]) ?? null,
+    launchProblem,
   };
 };
 
@@ -33,10 +42,11 @@ export const toDraft = (
   keyOf: (purpose: KeyPurpose, address: string) => string,
   payment: PaymentRow | undefined,
   refunds: Draft["refunds"],
+  launchProblem: string | null,
 ): Draft => {
   const { tipPayer, wallets, ...rest } = config;
   return {
-    ...common(row, payment, refunds),
+    ...common(row, payment, refunds, launchProblem),
     tokenInfo: row.tokenInfo as TokenInfo,
     deployerWallet: row.deployerAddress
       ? { address: row.deployerAddress, privateKey: keyOf("deployer", row.deployerAddress) }
@@ -54,11 +64,12 @@ export const toDraftSummary = (
   row: DraftRow,
   payment: PaymentRow | undefined,
   refunds: Draft["refunds"],
+  launchProblem: string | null,
 ): DraftSummary => {
   const { image: _inline, ...info } = row.tokenInfo as TokenInfo;
   const { tipPayer, wallets, ...config } = row.walletConfig as StoredWalletConfig;
   return {
-    ...common(row, payment, refunds),
+    ...common(row, payment, refunds, launchProblem),
     tokenInfo: { ...info, imageUrl: row.logoHash ? draftLogoPath(row.logoHash) : null },
     deployerWallet: row.deployerAddress ? { address: row.deployerAddress } : null,
     walletConfig: {

@@ -195,6 +195,51 @@ describe("the list's logo URLs", () => {
   });
 });
 
+describe("launch readiness in the list", () => {
+  it("says, per draft, what paying needs first in SPEC §5's words, or null when ready", async () => {
+    const owner = await app.auth.mintKey("user");
+    const post = async (input: unknown) => {
+      const response = await app.server.inject({
+        method: "POST",
+        url: "/api/draft/create",
+        headers: { "x-auth-key": owner },
+        payload: input as object,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { draftId: string }).draftId;
+    };
+    const ready = draftInput(1);
+    const { deployerWallet: _none, ...noDeployer } = draftInput(1);
+    const noLogo = draftInput(1);
+    noLogo.tokenInfo.image = "";
+    const noTip = draftInput(1);
+    noTip.walletConfig.tip = "";
+    const ids = {
+      ready: await post(ready),
+      noDeployer: await post(noDeployer),
+      noLogo: await post(noLogo),
+      noTip: await post(noTip),
+    };
+
+    const problems = new Map((await list(owner)).body.drafts.map((d) => [d._id, d.launchProblem]));
+    expect(problems.get(ids.ready)).toBeNull();
+    expect(problems.get(ids.noDeployer)).toBe("Invalid deployer private key");
+    expect(problems.get(ids.noLogo)).toBe("Please upload a logo");
+    expect(problems.get(ids.noTip)).toBe("Please enter a tip amount");
+
+    // The whole draft says the same, and paying refuses with those words.
+    const whole = (await get(`/api/draft/${ids.noLogo}`, owner)).json() as { draft: Draft };
+    expect(whole.draft.launchProblem).toBe("Please upload a logo");
+    const pay = await app.server.inject({
+      method: "POST",
+      url: `/api/draft/${ids.noLogo}/payment`,
+      headers: { "x-auth-key": owner },
+    });
+    expect(pay.statusCode).toBe(400);
+    expect(pay.json()).toEqual({ success: false, error: "Please upload a logo" });
+  });
+});
+
 describe("expired drafts in the list", () => {
   it("hides expired drafts whose wallets are empty, keeps funded ones, and pages exactly, in one chain read", async () => {
     const key = await app.auth.mintKey("user");

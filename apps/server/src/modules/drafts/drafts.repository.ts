@@ -19,6 +19,8 @@ import { drafts, launches, payments } from "../../db/schema.ts";
 export type DraftRow = typeof drafts.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
 export type DraftStatusValue = DraftRow["status"];
+/** A row as the list reads it: no logo, only whether there is one. */
+export type ListedDraftRow = DraftRow & { hasLogo: boolean };
 /** What deciding an expired draft's visibility reads: its addresses. */
 export type AddressesRow = Pick<DraftRow, "id" | "deployerAddress" | "walletConfig">;
 
@@ -100,12 +102,12 @@ export class DraftsRepository {
   /**
    * One page of the owner's visible drafts (unexpired by `now`, or among `keep`), newest change
    * first, and how many there are in all. Rows come without the logo (`tokenInfo.image`): the
-   * list links it by `logoHash`.
+   * list links it by `logoHash`, and `hasLogo` says whether there is one.
    */
   async pageVisible(
     ownerId: string,
     { now, keep, limit, offset }: { now: Date; keep: string[]; limit: number; offset: number },
-  ): Promise<{ rows: DraftRow[]; total: number }> {
+  ): Promise<{ rows: ListedDraftRow[]; total: number }> {
     const live = or(
       notInArray(drafts.status, EXPIRING),
       isNull(drafts.expiresAt),
@@ -115,7 +117,12 @@ export class DraftsRepository {
     const where: SQL | undefined = and(eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt), live);
     const [rows, [counted]] = await Promise.all([
       this.db
-        .select({ ...getTableColumns(drafts), tokenInfo: sql`${drafts.tokenInfo} - 'image'` })
+        .select({
+          ...getTableColumns(drafts),
+          tokenInfo: sql`${drafts.tokenInfo} - 'image'`,
+          // Any non-blank logo, as SPEC §5's readiness counts it.
+          hasLogo: sql<boolean>`coalesce(${drafts.tokenInfo}->>'image', '') ~ '\\S'`,
+        })
         .from(drafts)
         .where(where)
         .orderBy(desc(drafts.updatedAt), desc(drafts.id))

@@ -17,7 +17,12 @@ import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.
 import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import { toDraft, toDraftSummary } from "./draft-presenter.ts";
-import type { AddressesRow, DraftRow, DraftsRepository } from "./drafts.repository.ts";
+import type {
+  AddressesRow,
+  DraftRow,
+  DraftsRepository,
+  ListedDraftRow,
+} from "./drafts.repository.ts";
 import { decodeServableLogo, LOGO_HASH_PATTERN, logoHashOf } from "./logo.ts";
 import type { PaymentRefunds } from "./payment-refunds.ts";
 
@@ -39,6 +44,25 @@ const LOCKED: Record<string, string> = {
 };
 
 export const draftNotFound = () => new NotFoundError("Draft not found");
+
+/**
+ * SPEC §5's launch readiness of a stored draft, given whether its deployer key is held. A listed
+ * row has no logo, only `hasLogo`.
+ */
+const launchProblemOf = (
+  row: DraftRow | ListedDraftRow,
+  deployerKeyHeld: boolean,
+): string | null => {
+  const info = row.tokenInfo as Partial<TokenInfo>;
+  return launchReadinessError({
+    name: info.name,
+    symbol: info.symbol,
+    description: info.description,
+    image: "hasLogo" in row ? row.hasLogo : info.image,
+    deployerKeyValid: deployerKeyHeld,
+    tip: (row.walletConfig as StoredWalletConfig).tip,
+  });
+};
 
 export interface DraftPage {
   drafts: DraftSummary[];
@@ -173,18 +197,19 @@ export class DraftsService {
    * null. The deployer key counts as valid only when the vault holds it for this draft.
    */
   async launchProblem(row: DraftRow): Promise<string | null> {
-    const info = row.tokenInfo as Partial<TokenInfo>;
-    const config = row.walletConfig as StoredWalletConfig;
-    const deployer = row.deployerAddress?.toLowerCase();
-    const keys = deployer ? await this.vault.forDraft(row.id, ["deployer"]) : [];
-    return launchReadinessError({
-      name: info.name,
-      symbol: info.symbol,
-      description: info.description,
-      image: info.image,
-      deployerKeyValid: keys.some((k) => k.address.toLowerCase() === deployer),
-      tip: config.tip,
-    });
+    return (await this.launchProblems([row])).get(row.id) ?? null;
+  }
+
+  /** `launchProblem` for many drafts, with one look at the vault (no key is decrypted). */
+  private async launchProblems(
+    rows: Array<DraftRow | ListedDraftRow>,
+  ): Promise<Map<string, string | null>> {
+    const held = await this.vault.heldForDrafts(
+      rows.filter((row) => row.deployerAddress).map((row) => row.id),
+      "deployer",
+    );
+    const keyHeld = (row: DraftRow) => held.has(`${row.id}:${row.deployerAddress?.toLowerCase()}`);
+    return new Map(rows.map((row) => [row.id, launchProblemOf(row, keyHeld(row))]));
   }
 
   async owned(ownerId: string, id: string): Promise<DraftRow> {
@@ -286,10 +311,11 @@ export class DraftsService {
   }
 
   /** Rows to the list's shape: no keys, so nothing is decrypted. */
-  private async summarize(rows: DraftRow[]): Promise<DraftSummary[]> {
-    const [paymentRows, refunds] = await Promise.all([
+  private async summarize(rows: ListedDraftRow[]): Promise<DraftSummary[]> {
+    const [paymentRows, refunds, problems] = await Promise.all([
       this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
       this.refundsOf(rows.map((r) => r.id)),
+      this.launchProblems(rows),
     ]);
     const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
     return rows.map((row) =>
@@ -297,6 +323,7 @@ export class DraftsService {
         row,
         row.paymentId ? paymentsById.get(row.paymentId) : undefined,
         refunds.get(row.id) ?? [],
+        problems.get(row.id) ?? null,
       ),
     );
   }
@@ -318,7 +345,17 @@ export class DraftsService {
           )?.privateKey ?? "";
         const config = row.walletConfig as StoredWalletConfig;
         const payment = row.paymentId ? paymentsById.get(row.paymentId) : undefined;
-        return toDraft(row, config, keyOf, payment, refunds.get(row.id) ?? []);
+        const deployerKeyHeld = Boolean(
+          row.deployerAddress && keyOf("deployer", row.deployerAddress),
+        );
+        return toDraft(
+          row,
+          config,
+          keyOf,
+          payment,
+          refunds.get(row.id) ?? [],
+          launchProblemOf(row, deployerKeyHeld),
+        );
       }),
     );
   }

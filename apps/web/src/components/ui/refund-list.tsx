@@ -1,3 +1,4 @@
+import { formatBnb } from "../../lib/bnb.ts";
 import { shortAddress } from "../../lib/short-address.ts";
 import { TxHash } from "./tx-hash.tsx";
 
@@ -34,7 +35,9 @@ export function RefundList({
             className="flex flex-wrap gap-x-2 rounded-sm border border-line bg-ink px-2 py-1"
           >
             {refund.label && <span className="text-faint">{refund.label}</span>}
-            <span className="text-fg">{refund.amount} BNB</span>
+            <span className="text-fg" title={`${refund.amount} BNB`}>
+              {formatBnb(refund.amount)} BNB
+            </span>
             <span className="text-dim" title={refund.to}>
               to {shortAddress(refund.to)}
             </span>

@@ -1,4 +1,5 @@
 import { ANTI_BUBBLEMAPS_HOPS, type DispersalChain } from "@bundler/shared";
+import { formatBnb } from "../../../lib/bnb.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
 import { type ChainState, chainState, hopPercent } from "../utils/dispersal-status.ts";
 import { ProgressBar } from "./progress-bar.tsx";
@@ -27,7 +28,9 @@ export function ChainCard({ chain, index }: { chain: DispersalChain; index: numb
         <span className="text-dim" title={chain.finalWallet}>
           {shortAddress(chain.finalWallet)}
         </span>
-        <span className="text-fg">{chain.amount} BNB</span>
+        <span className="text-fg" title={`${chain.amount} BNB`}>
+          {formatBnb(chain.amount)} BNB
+        </span>
       </div>
       <div className="flex items-center gap-2">
         <span className="shrink-0 tabular-nums text-faint">

@@ -1,4 +1,5 @@
 import { Section } from "../../../components/ui/section.tsx";
+import { formatBnb } from "../../../lib/bnb.ts";
 import type { DispersalSummary as Summary } from "../utils/dispersal-form.ts";
 
 /** How many wallets get paid and how much BNB they receive in all (buffers included). */
@@ -15,7 +16,7 @@ export function DispersalSummary({ summary }: { summary: Summary }) {
           className="text-right font-semibold tabular-nums text-accent"
           data-testid="summary-total"
         >
-          {summary.total} BNB
+          {formatBnb(summary.total)} BNB
         </dd>
       </dl>
       <p className="text-xs text-faint">

@@ -1,4 +1,5 @@
 import type { DraftSummary } from "@bundler/shared";
+import toast from "react-hot-toast";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { RefundList } from "../../../components/ui/refund-list.tsx";
@@ -66,9 +67,22 @@ function DraftImage({ draft }: { draft: DraftSummary }) {
   );
 }
 
+/** Statuses whose next step (pay, resume paying, launch) needs a launch-ready draft. */
+const NEEDS_READY: ReadonlySet<DraftSummary["status"]> = new Set([
+  "draft",
+  "pending_payment",
+  "paid",
+]);
+
 export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProps) {
   const { name, symbol } = draft.tokenInfo;
   const badge = getExpiryBadge(draft.expiresAt, now);
+  const problem = NEEDS_READY.has(draft.status) ? draft.launchProblem : null;
+  /** Pay and launch ask for a ready draft: say what is missing instead of asking the server. */
+  const whenReady = (action: (d: DraftSummary) => void) => () => {
+    if (problem) toast.error(problem, { id: `launch-problem:${draft._id}` });
+    else action(draft);
+  };
   const editLink = (
     <Link
       to={`/create?draft=${encodeURIComponent(draft._id)}`}
@@ -132,6 +146,12 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
         </p>
       )}
 
+      {problem && (
+        <p className="text-xs text-bad" data-testid="draft-launch-problem">
+          Not ready to launch: {problem}
+        </p>
+      )}
+
       <RefundList
         title="Refunds"
         refunds={draft.refunds}
@@ -146,7 +166,7 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
             <Button variant="bracket" onClick={() => actions.onDelete(draft)}>
               [delete]
             </Button>
-            <Button className="ml-auto px-3 py-1" onClick={() => actions.onPay(draft)}>
+            <Button className="ml-auto px-3 py-1" onClick={whenReady(actions.onPay)}>
               Pay
             </Button>
           </>
@@ -156,7 +176,7 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
             <Button variant="bracket" onClick={() => actions.onCancelPayment(draft)}>
               [cancel payment]
             </Button>
-            <Button className="ml-auto px-3 py-1" onClick={() => actions.onPay(draft)}>
+            <Button className="ml-auto px-3 py-1" onClick={whenReady(actions.onPay)}>
               Resume Payment
             </Button>
           </>
@@ -164,7 +184,7 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
         {draft.status === "paid" && (
           <>
             {editLink}
-            <Button className="ml-auto px-3 py-1" onClick={() => actions.onExecute(draft)}>
+            <Button className="ml-auto px-3 py-1" onClick={whenReady(actions.onExecute)}>
               Execute Launch
             </Button>
           </>

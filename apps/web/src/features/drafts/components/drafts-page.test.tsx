@@ -10,7 +10,13 @@ import {
   PAYMENT_ADDRESS,
 } from "../../../testing/fixtures.ts";
 import { server } from "../../../testing/msw-server.ts";
-import { advance, LocationProbe, renderInApp, settle } from "../../../testing/render.tsx";
+import {
+  advance,
+  LocationProbe,
+  renderInApp,
+  settle,
+  toastTexts,
+} from "../../../testing/render.tsx";
 import { DraftsPage } from "./drafts-page.tsx";
 
 const KEY = "lbk_test_key";
@@ -173,6 +179,56 @@ describe("the drafts page", () => {
     expect(screen.queryByTestId("payment-dialog")).toBeNull();
     // It was on the page: no need to ask for it by id.
     expect(one.state.calls).toBe(0);
+  });
+
+  it("says what a draft misses on Pay, without asking the server for a payment", async () => {
+    const [unready, ready] = draftSummaries(2) as [DraftSummary, DraftSummary];
+    unready.launchProblem = "Please upload a logo";
+    let paymentsAsked = 0;
+    server.use(
+      http.post("/api/draft/:id/payment", () => {
+        paymentsAsked += 1;
+        return HttpResponse.json(
+          { success: false, error: "Please upload a logo" },
+          { status: 400 },
+        );
+      }),
+    );
+    renderPage(() => [unready, ready]);
+    await screen.findByText("Showing 1-2 of 2");
+    const [first, second] = cards() as [HTMLElement, HTMLElement];
+    expect(within(first).getByTestId("draft-launch-problem").textContent).toBe(
+      "Not ready to launch: Please upload a logo",
+    );
+    expect(within(second).queryByTestId("draft-launch-problem")).toBeNull();
+
+    fireEvent.click(within(first).getByRole("button", { name: "Pay" }));
+    await waitFor(() => expect(toastTexts()).toEqual(["Please upload a logo"]));
+    expect(paymentsAsked).toBe(0);
+    expect(screen.queryByTestId("payment-dialog")).toBeNull();
+  });
+
+  it("says what a paid draft misses on Execute Launch instead of opening the confirmation", async () => {
+    const [paid] = draftSummaries(1) as [DraftSummary];
+    paid.status = "paid";
+    paid.launchProblem = "Invalid deployer private key";
+    renderPage(() => [paid]);
+    await screen.findByText("Showing 1-1 of 1");
+
+    fireEvent.click(screen.getByRole("button", { name: "Execute Launch" }));
+    await waitFor(() => expect(toastTexts()).toEqual(["Invalid deployer private key"]));
+    expect(screen.queryByTestId("confirm-dialog")).toBeNull();
+  });
+
+  it("does not open ?pay for a draft that is not launch-ready, and says why", async () => {
+    const [unready, ...rest] = draftSummaries(2) as [DraftSummary, ...DraftSummary[]];
+    unready.launchProblem = "Please enter a tip amount";
+    renderPage(() => [unready, ...rest], `/drafts?pay=${unready._id}`);
+
+    await screen.findByText("Showing 1-2 of 2");
+    await waitFor(() => expect(location()).toBe("/drafts"));
+    await waitFor(() => expect(toastTexts()).toEqual(["Please enter a tip amount"]));
+    expect(screen.queryByTestId("payment-dialog")).toBeNull();
   });
 
   it("polls the list and the launching draft every 5 s while the terminal is open, and follows it off the page", async () => {

@@ -3,6 +3,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { Link } from "react-router";
+import { LaunchExecution } from "../../../components/launch/launch-execution.tsx";
+import {
+  TERMINAL_POLL_MS,
+  useLaunchExecution,
+} from "../../../components/launch/use-launch-execution.ts";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
@@ -14,43 +19,33 @@ import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useCancelPayment } from "../api/cancel-payment.ts";
 import { useDeleteDraft } from "../api/delete-draft.ts";
-import { failureText } from "../api/draft-request.ts";
-import { useExecuteDraft } from "../api/execute-draft.ts";
-import { useLiveDraft } from "../api/get-draft.ts";
+import { executeDraft } from "../api/execute-draft.ts";
 import { draftsListKey, useDrafts } from "../api/get-drafts.ts";
 import { usePayParam } from "../hooks/use-pay-param.ts";
 import type { DraftHeader } from "../utils/draft-status.ts";
-import { BundleTerminal } from "./bundle-terminal.tsx";
 import { DraftCard } from "./draft-card.tsx";
 import { DraftSkeletons } from "./draft-skeletons.tsx";
-import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 import { PaymentDialog } from "./payment-dialog.tsx";
 
-/** While the terminal is open the list is polled, so the draft's status backs up the log. */
-const TERMINAL_POLL_MS = 5000;
-
-type Confirmation = { kind: "delete" | "cancel" | "execute"; draft: DraftSummary };
+type Confirmation = { kind: "delete" | "cancel"; draft: DraftSummary };
 
 export function DraftsPage() {
   const queryClient = useQueryClient();
   const { authKey } = useAuth();
   const explorerUrl = usePublicConfig().data?.explorerUrl ?? null;
   const [page, setPage] = usePageParam();
-  const [terminalDraft, setTerminalDraft] = useState<DraftHeader | null>(null);
-  const drafts = useDrafts({ page, pollMs: terminalDraft ? TERMINAL_POLL_MS : false });
-  // The launching draft moves to the top of the list: the terminal follows it by id.
-  const liveDraft = useLiveDraft(terminalDraft?._id ?? null, TERMINAL_POLL_MS);
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: draftsListKey }),
+    [queryClient],
+  );
+  const execution = useLaunchExecution({ execute: executeDraft, onSettled: () => void refresh() });
+  const drafts = useDrafts({ page, pollMs: execution.watching ? TERMINAL_POLL_MS : false });
   const [confirm, setConfirm] = useState<Confirmation | null>(null);
   const [payDraft, setPayDraft] = useState<DraftHeader | null>(null);
   const now = useNow(60_000);
 
   const deleteDraft = useDeleteDraft();
   const cancelPayment = useCancelPayment();
-  const executeDraft = useExecuteDraft();
-  const refresh = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: draftsListKey }),
-    [queryClient],
-  );
 
   const list = drafts.data;
   usePayParam(list?.drafts, drafts.isFetched, setPayDraft);
@@ -75,10 +70,6 @@ export function DraftsPage() {
     if (pastEnd) setPage(lastPage, { replace: true });
   }, [pastEnd, lastPage, setPage]);
 
-  const liveTerminalDraft =
-    terminalDraft &&
-    (liveDraft.data ?? list?.drafts.find((d) => d._id === terminalDraft._id) ?? terminalDraft);
-
   const runConfirmed = ({ kind, draft }: Confirmation) => {
     const done = () => setConfirm(null);
     if (kind === "delete") {
@@ -87,26 +78,16 @@ export function DraftsPage() {
         onError: () => toast.error("Failed to delete draft"),
         onSettled: done,
       });
-    } else if (kind === "cancel") {
+    } else {
       cancelPayment.mutate(draft._id, {
         onSuccess: () => toast.success("Payment cancelled"),
         onError: () => toast.error("Failed to cancel payment"),
         onSettled: done,
       });
-    } else {
-      done();
-      // Open first, so no line the job sends before the answer arrives is missed.
-      setTerminalDraft(draft);
-      executeDraft.mutate(draft._id, {
-        onError: (error) => {
-          toast.error(failureText(error, "Failed to execute launch"));
-          setTerminalDraft(null);
-        },
-      });
     }
   };
 
-  const confirmMessage = (kind: "delete" | "cancel") =>
+  const confirmMessage = (kind: Confirmation["kind"]) =>
     kind === "delete"
       ? "Are you sure you want to delete this draft?"
       : "Are you sure you want to cancel this payment?";
@@ -154,9 +135,9 @@ export function DraftsPage() {
                 explorerUrl={explorerUrl}
                 onDelete={(d) => setConfirm({ kind: "delete", draft: d })}
                 onCancelPayment={(d) => setConfirm({ kind: "cancel", draft: d })}
-                onExecute={(d) => setConfirm({ kind: "execute", draft: d })}
+                onExecute={execution.ask}
                 onPay={setPayDraft}
-                onWatch={setTerminalDraft}
+                onWatch={execution.watch}
               />
             ))}
           </div>
@@ -169,14 +150,7 @@ export function DraftsPage() {
         </>
       )}
 
-      {confirm?.kind === "execute" && (
-        <ExecuteConfirmDialog
-          draft={confirm.draft}
-          onConfirm={() => runConfirmed(confirm)}
-          onCancel={() => setConfirm(null)}
-        />
-      )}
-      {confirm && confirm.kind !== "execute" && (
+      {confirm && (
         <ConfirmDialog
           message={confirmMessage(confirm.kind)}
           busy={deleteDraft.isPending || cancelPayment.isPending}
@@ -200,23 +174,13 @@ export function DraftsPage() {
         />
       )}
 
-      {liveTerminalDraft && (
-        <BundleTerminal
-          key={liveTerminalDraft._id}
-          draft={liveTerminalDraft}
-          authKey={authKey}
-          explorerUrl={explorerUrl}
-          onDismiss={() => {
-            setTerminalDraft(null);
-            void refresh();
-          }}
-          onSucceeded={() => void refresh()}
-          onFailed={() => {
-            setTerminalDraft(null);
-            void refresh();
-          }}
-        />
-      )}
+      <LaunchExecution
+        execution={execution}
+        authKey={authKey}
+        explorerUrl={explorerUrl}
+        onSucceeded={() => void refresh()}
+        onClosed={() => void refresh()}
+      />
     </ContentLayout>
   );
 }

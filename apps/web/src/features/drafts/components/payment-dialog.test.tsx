@@ -60,6 +60,38 @@ describe("PaymentDialog", () => {
     expect(screen.getByTestId("payment-amount").textContent).toBe("0.5");
   });
 
+  it("asks for the fallback 0.00001 BNB when the server names no amount (SPEC §9)", async () => {
+    paymentServer();
+    server.use(
+      http.post(`/api/draft/${draft._id}/payment`, () =>
+        HttpResponse.json({
+          success: true,
+          paymentAddress: PAYMENT_ADDRESS,
+          expiresAt: new Date(Date.now() + 600_000).toISOString(),
+        }),
+      ),
+    );
+    renderDialog();
+    await settle();
+
+    expect(screen.getByTestId("payment-amount").textContent).toBe("0.00001");
+    expect(screen.getByText("0.00001 BNB")).toBeTruthy();
+  });
+
+  it("resumes an open payment without an amount at the fallback too", async () => {
+    paymentServer();
+    const pending = draftFixture({
+      status: "pending_payment",
+      paymentAddress: PAYMENT_ADDRESS,
+      paymentAmount: null,
+      paymentExpiresAt: new Date(Date.now() + 300_000).toISOString(),
+    });
+    renderInApp(<PaymentDialog draft={pending} onPaid={vi.fn()} onClose={vi.fn()} />);
+    await settle();
+
+    expect(screen.getByTestId("payment-amount").textContent).toBe("0.00001");
+  });
+
   it("asks for the payment status every 5 seconds", async () => {
     const payment = paymentServer();
     renderDialog();

@@ -1,3 +1,4 @@
+import { FALLBACK_PAYMENT_AMOUNT_BNB } from "@bundler/shared";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
@@ -37,13 +38,17 @@ export interface PaymentDialogProps {
   onClose: () => void;
 }
 
+/** The amount the server named, else SPEC §9's fallback. */
+const amountOrFallback = (amount: string | null | undefined): string =>
+  amount || FALLBACK_PAYMENT_AMOUNT_BNB;
+
 /** An open payment the dialog can pick up again without asking for a new address. */
 function resumable(draft: DraftHeader): PaymentDetails | null {
   if (draft.status !== "pending_payment") return null;
-  if (!draft.paymentAddress || !draft.paymentAmount || !draft.paymentExpiresAt) return null;
+  if (!draft.paymentAddress || !draft.paymentExpiresAt) return null;
   const deadline = Date.parse(draft.paymentExpiresAt);
   if (Number.isNaN(deadline) || deadline - Date.now() < 5000) return null;
-  return { address: draft.paymentAddress, amount: draft.paymentAmount, deadline };
+  return { address: draft.paymentAddress, amount: amountOrFallback(draft.paymentAmount), deadline };
 }
 
 /** "Payment for Launch": address, amount, QR, countdown; polls until paid or expired. */
@@ -69,7 +74,7 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
       (answer) =>
         setPayment({
           address: answer.paymentAddress,
-          amount: answer.paymentAmount,
+          amount: amountOrFallback(answer.paymentAmount),
           deadline: paymentDeadline(answer.expiresAt, startedAt),
         }),
       fail,

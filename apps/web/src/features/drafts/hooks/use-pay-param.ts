@@ -1,14 +1,16 @@
 import type { DraftSummary } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import toast from "react-hot-toast";
 import { useSearchParams } from "react-router";
-import { getDraftQueryOptions } from "../api/get-draft.ts";
+import { getDraftQueryOptions } from "../../../components/launch/get-draft.ts";
 import type { DraftHeader } from "../utils/draft-status.ts";
 
 /**
  * `?pay={draftId}` opens the payment dialog once the page of drafts is in, but only for a
  * draft in status draft; the parameter is removed either way so a reload does not reopen it.
- * A draft not on the page shown is asked for by id.
+ * A draft not on the page shown is asked for by id. A draft that is not launch-ready gets its
+ * problem as a toast instead.
  */
 export function usePayParam(
   drafts: DraftSummary[] | undefined,
@@ -32,7 +34,11 @@ export function usePayParam(
       ? Promise.resolve(listed)
       : queryClient.fetchQuery(getDraftQueryOptions(payId)).catch(() => undefined);
     void found.then((draft) => {
-      if (draft?.status === "draft") open(draft);
+      if (draft?.status === "draft") {
+        // Not launch-ready: say what is missing rather than ask for a payment address.
+        if (draft.launchProblem) toast.error(draft.launchProblem);
+        else open(draft);
+      }
       setParams(
         (current) => {
           const next = new URLSearchParams(current);

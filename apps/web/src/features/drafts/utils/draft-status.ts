@@ -1,4 +1,5 @@
 import type { DraftStatus, DraftSummary } from "@bundler/shared";
+import type { LaunchTarget } from "../../../components/launch/launch-target.ts";
 
 /** The card's status label (SPEC §4). */
 export const DRAFT_STATUS_LABELS: Record<DraftStatus, string> = {
@@ -10,10 +11,8 @@ export const DRAFT_STATUS_LABELS: Record<DraftStatus, string> = {
 };
 
 /**
- * What the dialogs and the terminal read of a draft: the list's summary and the whole draft
- * (`GET /api/draft/:id`) both fit.
+ * What the payment dialog reads of a draft, on top of what the launch dialogs read: the list's
+ * summary and the whole draft (`GET /api/draft/:id`) both fit.
  */
-export type DraftHeader = Pick<
-  DraftSummary,
-  "_id" | "status" | "paymentAddress" | "paymentAmount" | "paymentExpiresAt"
-> & { tokenInfo: Pick<DraftSummary["tokenInfo"], "name" | "symbol"> };
+export type DraftHeader = LaunchTarget &
+  Pick<DraftSummary, "paymentAddress" | "paymentAmount" | "paymentExpiresAt" | "launchProblem">;

@@ -1,9 +1,5 @@
-import { getDraftRoute } from "@bundler/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-client.ts";
-
-export const getDraft = async (id: string, signal?: AbortSignal) =>
-  (await apiFetch(getDraftRoute, { params: { id }, signal, silent: true })).draft;
+import { getDraft } from "../../../components/launch/get-draft.ts";
 
 export const getDraftQueryOptions = (id: string) =>
   queryOptions({

@@ -30,6 +30,7 @@ function Section({ initial }: { initial: BundleWallet[] }) {
     setWallets,
     balances: undefined,
     refreshBalances: () => {},
+    onReadyToLaunch: () => {},
   });
   return (
     <>

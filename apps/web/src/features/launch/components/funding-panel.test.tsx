@@ -52,6 +52,7 @@ function Funding({ faucet = false }: { faucet?: boolean }) {
         onPrimary={() => {}}
         onMissingFunds={() => {}}
         onPay={() => {}}
+        onExecute={() => {}}
       />
       <button
         type="button"

@@ -1,9 +1,12 @@
-import { useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { LaunchExecution } from "../../../components/launch/launch-execution.tsx";
+import { useLaunchExecution } from "../../../components/launch/use-launch-execution.ts";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { LoadingScreen } from "../../../components/ui/loading-screen.tsx";
 import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
+import { executeBundle } from "../api/execute-bundle.ts";
 import { usePlanLaunch } from "../api/plan-launch.ts";
 import { useLaunchActions } from "../hooks/use-launch-actions.ts";
 import { useLaunchData } from "../hooks/use-launch-data.ts";
@@ -24,13 +27,23 @@ import { WalletsModal } from "./wallets-modal.tsx";
 export function LaunchPage() {
   const [params] = useSearchParams();
   const draftId = params.get("draft");
-  const { status: authStatus } = useAuth();
+  const navigate = useNavigate();
+  const { status: authStatus, authKey } = useAuth();
   const authenticated = authStatus === "authenticated";
   const config = usePublicConfig();
   const data = useLaunchData(draftId, authenticated);
-  const { form, set, wallets } = data;
+  const { form, set, wallets, setStatus } = data;
   const plan = usePlanLaunch(form, wallets, authenticated);
   const funding = useWalletFunding(plan.data, wallets, authenticated);
+  // A paid draft launches in place (POST /api/bundle/execute), as it would from /drafts.
+  const execution = useLaunchExecution({
+    execute: (id) => executeBundle(id, authKey ?? ""),
+  });
+  // The terminal follows the draft: its status (launching, launched, back to paid) is the page's.
+  const launchStatus = execution.watching?.status;
+  useEffect(() => {
+    if (launchStatus) setStatus(launchStatus);
+  }, [launchStatus, setStatus]);
   const actions = useLaunchActions({
     draftId,
     status: data.status,
@@ -39,6 +52,7 @@ export function LaunchPage() {
     setWallets: data.setWallets,
     balances: funding.balances,
     refreshBalances: funding.refresh,
+    onReadyToLaunch: execution.ask,
   });
   const [showWallets, setShowWallets] = useState(false);
 
@@ -104,6 +118,7 @@ export function LaunchPage() {
             onPrimary={() => void onPrimary()}
             onMissingFunds={actions.goToDisperser}
             onPay={() => void actions.onPay()}
+            onExecute={() => void actions.onExecute()}
           />
         </aside>
       </div>
@@ -119,6 +134,13 @@ export function LaunchPage() {
       {actions.toDownload && (
         <DownloadWalletsModal wallets={actions.toDownload} onClose={actions.closeDownload} />
       )}
+      <LaunchExecution
+        execution={execution}
+        authKey={authKey}
+        explorerUrl={config.data?.explorerUrl ?? null}
+        // Launched: the drafts list shows it as such, 10 s later (as /drafts refreshes).
+        onSucceeded={() => navigate("/drafts")}
+      />
     </ContentLayout>
   );
 }

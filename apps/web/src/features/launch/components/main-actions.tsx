@@ -9,6 +9,7 @@ export function MainActions({
   onPrimary,
   onMissingFunds,
   onPay,
+  onExecute,
 }: {
   primary: PrimaryAction;
   secondary: SecondaryAction;
@@ -17,6 +18,7 @@ export function MainActions({
   onPrimary: () => void;
   onMissingFunds: () => void;
   onPay: () => void;
+  onExecute: () => void;
 }) {
   const label = primary === "save" && editing ? "Update Draft" : PRIMARY_LABELS[primary];
   return (
@@ -32,6 +34,11 @@ export function MainActions({
       {secondary === "pay" && (
         <Button variant="secondary" disabled={busy} onClick={onPay}>
           Pay Now
+        </Button>
+      )}
+      {secondary === "execute" && (
+        <Button variant="secondary" disabled={busy} onClick={onExecute}>
+          Execute Launch
         </Button>
       )}
     </div>

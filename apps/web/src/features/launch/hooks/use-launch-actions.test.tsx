@@ -30,6 +30,7 @@ function Actions() {
     setWallets: () => {},
     balances: new Map([[WALLET.address.toLowerCase(), "0"]]),
     refreshBalances: () => {},
+    onReadyToLaunch: () => {},
   });
   return (
     <>

@@ -2,6 +2,7 @@ import type { DraftStatus, FaucetBody } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { useNavigate } from "react-router";
+import type { LaunchTarget } from "../../../components/launch/launch-target.ts";
 import { ApiError } from "../../../lib/api-client.ts";
 import { BUNDLER_WALLETS_KEY, encodeBundlerWallets } from "../../../lib/bundler-wallets.ts";
 import { useFundFromFaucet } from "../api/fund-from-faucet.ts";
@@ -30,9 +31,14 @@ interface Input {
   setWallets: (wallets: BundleWallet[]) => void;
   balances: ReadonlyMap<string, string> | undefined;
   refreshBalances: () => void;
+  /** "Execute Launch": the paid draft is saved as shown and ready; ask to launch it. */
+  onReadyToLaunch: (draft: LaunchTarget) => void;
 }
 
-/** What the main button, the disperser hand-off, the faucet and saving do. */
+/** Where saving leads: the drafts list, the payment dialog, or the launch confirmation. */
+type AfterSave = "list" | "pay" | "execute";
+
+/** What the main button, the disperser hand-off, the faucet, saving and executing do. */
 export function useLaunchActions({
   draftId,
   status,
@@ -41,6 +47,7 @@ export function useLaunchActions({
   setWallets,
   balances,
   refreshBalances,
+  onReadyToLaunch,
 }: Input) {
   const navigate = useNavigate();
   const generateWallets = useGenerateWallets();
@@ -96,15 +103,20 @@ export function useLaunchActions({
     }
   };
 
-  const save = async (forPayment: boolean) => {
+  const save = async (then: AfterSave) => {
     // A paid draft's next step is the launch, so it is saved only in a launchable state.
-    const launchRules = forPayment || status === "paid";
+    const launchRules = then !== "list" || status === "paid";
     const problem = launchRules ? validateForLaunch(form, wallets) : validateForSave(form, wallets);
     if (problem) return void toast.error(problem);
-    const failed = forPayment ? PAY_DRAFT_FAILED : SAVE_DRAFT_FAILED;
+    const failed = then === "pay" ? PAY_DRAFT_FAILED : SAVE_DRAFT_FAILED;
     try {
+      // Executing saves first: the server launches the saved draft, so it launches what is shown.
       const id = await saveDraft.mutateAsync({ id: draftId, draft: toDraftInput(form, wallets) });
-      if (forPayment) return void navigate(`/drafts?pay=${encodeURIComponent(id)}`);
+      if (then === "pay") return void navigate(`/drafts?pay=${encodeURIComponent(id)}`);
+      if (then === "execute") {
+        const tokenInfo = { name: form.name.trim(), symbol: form.ticker.trim() };
+        return onReadyToLaunch({ _id: id, status: "paid", tokenInfo });
+      }
       toast.success(draftId ? "Draft updated" : "Draft saved");
       navigate("/drafts");
     } catch (error) {
@@ -143,8 +155,9 @@ export function useLaunchActions({
   return {
     onGenerateWallets,
     onGenerateAmounts,
-    onSave: () => save(false),
-    onPay: () => save(true),
+    onSave: () => save("list"),
+    onPay: () => save("pay"),
+    onExecute: () => save("execute"),
     goToDisperser,
     fund,
     funding: faucet.isPending,

@@ -17,14 +17,19 @@ describe("main button", () => {
     ).toEqual({ primary: "generate-amounts", secondary: null });
   });
 
-  it("adds missing funds, pay, or nothing when paid", () => {
+  it("adds missing funds, pay, execute when paid, or nothing once launching", () => {
     const wallets = [wallet("0xa", "0.1")];
     expect(mainActions({ wallets, missingFunds: true, status: null }).secondary).toBe(
       "missing-funds",
     );
     expect(mainActions({ wallets, missingFunds: false, status: null }).secondary).toBe("pay");
     expect(mainActions({ wallets, missingFunds: false, status: "draft" }).secondary).toBe("pay");
-    expect(mainActions({ wallets, missingFunds: false, status: "paid" }).secondary).toBeNull();
+    expect(mainActions({ wallets, missingFunds: false, status: "paid" }).secondary).toBe("execute");
+    expect(mainActions({ wallets, missingFunds: true, status: "paid" }).secondary).toBe(
+      "missing-funds",
+    );
+    expect(mainActions({ wallets, missingFunds: false, status: "executing" }).secondary).toBeNull();
+    expect(mainActions({ wallets, missingFunds: false, status: "executed" }).secondary).toBeNull();
   });
 
   it("counts a balance below the buy value, or unknown, as missing", () => {

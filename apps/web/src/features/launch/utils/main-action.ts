@@ -3,7 +3,7 @@ import { toWei } from "../../../lib/bnb.ts";
 import type { BundleWallet } from "./launch-form.ts";
 
 export type PrimaryAction = "generate-wallets" | "generate-amounts" | "save";
-export type SecondaryAction = "missing-funds" | "pay" | null;
+export type SecondaryAction = "missing-funds" | "pay" | "execute" | null;
 
 export const PRIMARY_LABELS: Record<PrimaryAction, string> = {
   "generate-wallets": "Generate Wallets",
@@ -24,7 +24,11 @@ export function hasMissingFunds(
   });
 }
 
-/** SPEC §2 main button: generate wallets, then amounts, then save plus disperser or pay. */
+/**
+ * SPEC §2 main button: generate wallets, then amounts, then save plus disperser or pay. A paid
+ * draft offers "Execute Launch" (SPEC §2's confirm bundle execution and progress dialog, run in
+ * place); a launch running or done, nothing more.
+ */
 export function mainActions(input: {
   wallets: readonly BundleWallet[];
   missingFunds: boolean;
@@ -34,7 +38,7 @@ export function mainActions(input: {
   if (input.wallets.every((wallet) => isZero(wallet.buyValue)))
     return { primary: "generate-amounts", secondary: null };
   if (input.missingFunds) return { primary: "save", secondary: "missing-funds" };
-  const paid =
-    input.status === "paid" || input.status === "executing" || input.status === "executed";
-  return { primary: "save", secondary: paid ? null : "pay" };
+  if (input.status === "paid") return { primary: "save", secondary: "execute" };
+  const launched = input.status === "executing" || input.status === "executed";
+  return { primary: "save", secondary: launched ? null : "pay" };
 }

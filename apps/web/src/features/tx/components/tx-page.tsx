@@ -6,6 +6,7 @@ import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { failureText } from "../../../lib/api-error.ts";
+import { formatBnb } from "../../../lib/bnb.ts";
 import { useTransaction } from "../api/get-transaction.ts";
 
 const STATUS_TONES: Record<Transaction["status"], string> = {
@@ -59,8 +60,14 @@ export function TxPage() {
             {tx.timestamp && <Row label="Time">{new Date(tx.timestamp).toLocaleString()}</Row>}
             <Row label="From">{tx.from}</Row>
             <Row label="To">{tx.to ?? "contract creation"}</Row>
-            <Row label="Value">{tx.value} BNB</Row>
-            {tx.fee && <Row label="Gas fee">{tx.fee} BNB</Row>}
+            <Row label="Value">
+              <span title={`${tx.value} BNB`}>{formatBnb(tx.value)} BNB</span>
+            </Row>
+            {tx.fee && (
+              <Row label="Gas fee">
+                <span title={`${tx.fee} BNB`}>{formatBnb(tx.fee)} BNB</span>
+              </Row>
+            )}
             <Row label="Nonce">{tx.nonce}</Row>
           </dl>
         )}

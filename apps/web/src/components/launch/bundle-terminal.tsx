@@ -1,27 +1,27 @@
 import { launchStatusEvent } from "@bundler/shared";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
-import { Button } from "../../../components/ui/button.tsx";
-import { Modal } from "../../../components/ui/modal.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
-import { TerminalLog } from "../../../components/ui/terminal-log.tsx";
-import { useTerminalLines } from "../../../hooks/use-terminal-lines.ts";
-import { useSocketEvent } from "../../../lib/socket.ts";
-import type { DraftHeader } from "../utils/draft-status.ts";
-import { type LaunchOutcome, outcomeOfLine, outcomeOfStatus } from "../utils/terminal-line.ts";
+import { useTerminalLines } from "../../hooks/use-terminal-lines.ts";
+import { useSocketEvent } from "../../lib/socket.ts";
+import { Button } from "../ui/button.tsx";
+import { Modal } from "../ui/modal.tsx";
+import { Spinner } from "../ui/spinner.tsx";
+import { TerminalLog } from "../ui/terminal-log.tsx";
+import { type LaunchOutcome, outcomeOfLine, outcomeOfStatus } from "./launch-outcome.ts";
+import type { LaunchTarget } from "./launch-target.ts";
 
-/** After success the drafts list refreshes this long later (SPEC §9). */
+/** After success the page refreshes (the drafts list) this long later (SPEC §9). */
 export const SUCCESS_REFRESH_MS = 10_000;
 /** After failure the terminal closes this long later (SPEC §9). */
 export const FAILURE_CLOSE_MS = 30_000;
 
 export interface BundleTerminalProps {
   /** The draft as its polling currently sees it. */
-  draft: DraftHeader;
+  draft: LaunchTarget;
   authKey: string | null;
   explorerUrl: string | null;
   onDismiss: () => void;
-  /** 10 s after success: refresh the list. */
+  /** 10 s after success: refresh the page (the drafts list). */
   onSucceeded: () => void;
   /** 30 s after failure: close the terminal. */
   onFailed: () => void;

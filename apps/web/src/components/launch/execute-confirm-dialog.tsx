@@ -1,9 +1,9 @@
 import type { LaunchPlan } from "@bundler/shared";
-import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { failureText } from "../../../lib/api-error.ts";
-import { formatBnb } from "../../../lib/bnb.ts";
-import { useDraftSummary } from "../api/get-draft-summary.ts";
-import type { DraftHeader } from "../utils/draft-status.ts";
+import { failureText } from "../../lib/api-error.ts";
+import { formatBnb } from "../../lib/bnb.ts";
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
+import { useDraftSummary } from "./get-draft-summary.ts";
+import type { LaunchTarget } from "./launch-target.ts";
 
 const SUMMARY_FAILED = "Failed to load the launch summary";
 
@@ -49,7 +49,7 @@ export function ExecuteConfirmDialog({
   onConfirm,
   onCancel,
 }: {
-  draft: DraftHeader;
+  draft: LaunchTarget;
   onConfirm: () => void;
   onCancel: () => void;
 }) {

@@ -1,8 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { draftFixture } from "../../../testing/fixtures.ts";
-import { advance, renderInApp, toastTexts } from "../../../testing/render.tsx";
-import { deliverSocketEvent } from "../../../testing/socket-events.ts";
+import { draftFixture } from "../../testing/fixtures.ts";
+import { advance, renderInApp, toastTexts } from "../../testing/render.tsx";
+import { deliverSocketEvent } from "../../testing/socket-events.ts";
 import { BundleTerminal } from "./bundle-terminal.tsx";
 
 const KEY = "bk_test_key";

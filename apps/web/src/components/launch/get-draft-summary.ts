@@ -1,6 +1,6 @@
 import { draftSummaryRoute } from "@bundler/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-client.ts";
+import { apiFetch } from "../../lib/api-client.ts";
 
 /** The plan of a saved draft as executing it now would run. Silent: the dialog shows a failure. */
 export const getDraftSummary = async (id: string, signal?: AbortSignal) =>

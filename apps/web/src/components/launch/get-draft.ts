@@ -1,6 +1,6 @@
 import { getDraftRoute } from "@bundler/shared";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "../../../lib/api-client.ts";
+import { apiFetch } from "../../lib/api-client.ts";
 
 /** The whole draft (keys included): for what the list's summary cannot answer. Silent. */
 export const getDraft = async (id: string, signal?: AbortSignal) =>

@@ -2,9 +2,9 @@ import type { LaunchPlan } from "@bundler/shared";
 import { fireEvent, screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
-import { draftFixture, planFixture } from "../../../testing/fixtures.ts";
-import { server } from "../../../testing/msw-server.ts";
-import { renderInApp } from "../../../testing/render.tsx";
+import { draftFixture, planFixture } from "../../testing/fixtures.ts";
+import { server } from "../../testing/msw-server.ts";
+import { renderInApp } from "../../testing/render.tsx";
 import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 
 const draft = draftFixture({ status: "paid" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeOfLine, outcomeOfStatus } from "./terminal-line.ts";
+import { outcomeOfLine, outcomeOfStatus } from "./launch-outcome.ts";
 
 const HASH = `0x${"ab".repeat(32)}`;
 const TOKEN = `0x${"cd".repeat(20)}`;
