@@ -3,6 +3,10 @@ import type { Db } from "./db/client.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { KeyVault } from "./lib/key-vault.ts";
 import type { RefundRoute } from "./lib/refund-route.ts";
+import { BundleTrades } from "./modules/bundles/bundle-trades.ts";
+import { BundlesRepository } from "./modules/bundles/bundles.repository.ts";
+import { BundlesService } from "./modules/bundles/bundles.service.ts";
+import { WalletManager } from "./modules/bundles/wallet-manager.ts";
 import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
 import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
 import { DisperseService } from "./modules/disperse/disperse.service.ts";
@@ -91,9 +95,16 @@ export const createServices = (options: ServiceOptions) => {
           refundRoute,
         })
       : undefined;
+  const bundleRows = new BundlesRepository(db);
+  const walletManager = new WalletManager(
+    bundleRows,
+    new BundlesService(bundleRows, chain, log),
+    new BundleTrades(vault, chain, txm),
+  );
   return {
     vault,
     transactions: txm,
+    walletManager,
     wallets,
     drafts,
     payments,

@@ -170,4 +170,5 @@ export {
   explorerTxUrl,
   NODEREAL_TIP_ADDRESS,
   profiles,
+  tokenPageUrl,
 } from "./profiles.ts";

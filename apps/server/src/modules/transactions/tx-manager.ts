@@ -27,7 +27,10 @@ export type TxPurpose =
   | "dispersal-return"
   | "dispersal-refund"
   | "delayed-buy"
-  | "launch";
+  | "launch"
+  | "bundle-approve"
+  | "bundle-sell"
+  | "bundle-empty";
 
 /** One transaction a caller wants sent, exactly once per `key`. */
 export interface TxIntent {
@@ -231,6 +234,16 @@ export class TxManager {
 
   bySubjects(subjects: string[]): Promise<TxRow[]> {
     return this.repo.bySubjects(subjects);
+  }
+
+  /** What the manager recorded for these hashes (hashes it never signed are absent). */
+  byHashes(hashes: string[]): Promise<TxRow[]> {
+    return this.repo.byHashes(hashes);
+  }
+
+  /** Transactions from these addresses that are not final yet (a wallet with one in flight). */
+  openFrom(addresses: Address[]): Promise<TxRow[]> {
+    return this.repo.openFrom(addresses.map((a) => getAddress(a)));
   }
 
   /**
