@@ -82,7 +82,7 @@ export class BundleTrades {
       spenders: [launchpad, trade.router],
     });
     const amounts = sellAmounts(spec, holdings.holdings);
-    const tags = await this.tags(
+    const { tags, nonces } = await this.tags(
       sellers,
       requestId,
       `${spec.amount}${spec.isPercentage ? "%" : "t"}`,
@@ -102,6 +102,7 @@ export class BundleTrades {
         outcomes.set(entry.address, failed(entry.address, entry.error));
     await this.refuseBusy(
       sellers.filter((a) => !outcomes.has(a)),
+      nonces,
       outcomes,
       failed,
     );
@@ -186,7 +187,7 @@ export class BundleTrades {
     if (wallets.some((w) => w.toLowerCase() === to.toLowerCase()))
       throw new BadRequestError("The receiver cannot be one of the wallets being emptied");
     const token = bundle.tokenAddress.toLowerCase();
-    const tags = await this.tags(wallets, requestId, to.toLowerCase());
+    const { tags, nonces } = await this.tags(wallets, requestId, to.toLowerCase());
     const keyOf = (address: Address) =>
       `bundle-empty:${ownerId}:${token}:${address.toLowerCase()}:${tags.get(address)}`;
     const fail = (wallet: Address, error: string): EmptyOutcome => ({
@@ -201,6 +202,7 @@ export class BundleTrades {
     const outcomes = new Map<Address, EmptyOutcome>();
     await this.refuseBusy(
       wallets.filter((w) => !earlier.has(keyOf(w))),
+      nonces,
       outcomes,
       fail,
     );
@@ -263,39 +265,50 @@ export class BundleTrades {
   }
 
   /**
-   * What makes this request's keys: the caller's request id, or each wallet's mined nonce with
-   * what is asked (a second identical request before the first is mined gets the same keys).
+   * Each wallet's mined nonce, and what makes this request's keys: the caller's request id, or
+   * the mined nonce with what is asked (a second identical request before the first is mined
+   * gets the same keys, so it answers the first's transactions).
    */
   private async tags(
     wallets: Address[],
     requestId: string | undefined,
     what: string,
-  ): Promise<Map<Address, string>> {
-    if (requestId) return new Map(wallets.map((w) => [w, `r:${requestId}`]));
+  ): Promise<{ tags: Map<Address, string>; nonces: Map<Address, number> }> {
     const chain = requireChain(this.chain);
     const answers = await rpcBatch<Hex>(
       chain.rpcUrl,
       wallets.map((w) => ({ method: "eth_getTransactionCount", params: [w, "latest"] })),
     );
-    return new Map(
+    const nonces = new Map(
       wallets.map((w, i) => {
         const nonce = answers[i]?.result;
         if (!nonce) throw new ServiceUnavailableError("chain unavailable: could not read nonces");
-        return [w, `n${BigInt(nonce)}:${what}`];
+        return [w, Number(BigInt(nonce))];
       }),
     );
+    const tags = new Map(
+      wallets.map((w) => [w, requestId ? `r:${requestId}` : `n${nonces.get(w)}:${what}`]),
+    );
+    return { tags, nonces };
   }
 
-  /** A wallet with a transaction still in flight is not sent another (its balances will move). */
+  /**
+   * A wallet with a transaction still in flight (recorded, not final, its nonce not yet used on
+   * the chain) is not sent another: its balances are about to move.
+   */
   private async refuseBusy<T>(
     wallets: Address[],
+    nonces: Map<Address, number>,
     outcomes: Map<Address, T>,
     fail: (wallet: Address, error: string) => T,
   ): Promise<void> {
     if (wallets.length === 0 || !this.txm) return;
     const open = await this.txm.openFrom(wallets);
     for (const wallet of wallets) {
-      const busy = open.find((row) => row.from.toLowerCase() === wallet.toLowerCase());
+      const busy = open.find(
+        (row) =>
+          row.from.toLowerCase() === wallet.toLowerCase() && row.nonce >= (nonces.get(wallet) ?? 0),
+      );
       if (busy)
         outcomes.set(
           wallet,
