@@ -166,6 +166,33 @@ describe("POST /api/bundle/wallets/sell", () => {
     expect(await chainTxCount()).toBe(count + 4);
   });
 
+  it("refuses a second, different sell from a wallet whose first is not mined yet, as that wallet's failure", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    await testChain.rpc("evm_setIntervalMining", [0]);
+    try {
+      const first = await sell(bundle.token, [wallet], "50");
+      const [pending] = sells(first.body.transactions as SellTransaction[]);
+      const second = await sell(bundle.token, [wallet], "30");
+      expect(second.status).toBe(200);
+      expect(second.body.transactions).toEqual([
+        {
+          hash: null,
+          from: wallet,
+          amount: "0",
+          kind: "sell",
+          status: "failed",
+          error: expect.stringMatching(
+            new RegExp(`^wallet ${wallet} has a transaction in flight \\(0x[0-9a-f]{64}\\)`),
+          ),
+        },
+      ]);
+      expect(pending?.hash).toBeTruthy();
+    } finally {
+      await testChain.rpc("evm_setIntervalMining", [1]);
+    }
+  });
+
   it("sends a sell recorded before a crash once: a retry answers it and the manager broadcasts it", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
