@@ -163,6 +163,8 @@ describe("POST /api/bundle/wallets/sell", () => {
     const hashes = (r: typeof first) =>
       (r.body.transactions as SellTransaction[]).map((t) => t.hash);
     expect(hashes(second)).toEqual(hashes(first));
+    expect(second.body.transactions).toEqual(first.body.transactions);
+    expect(second.body.totalTokens).toBe(first.body.totalTokens);
     expect(await chainTxCount()).toBe(count + 4);
   });
 

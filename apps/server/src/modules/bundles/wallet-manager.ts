@@ -1,6 +1,7 @@
 import { type Address, getAddress } from "viem";
 import { NotFoundError } from "../../lib/errors.ts";
-import type { BundleTrades } from "./bundle-trades.ts";
+import type { BundleEmpties } from "./bundle-empties.ts";
+import type { BundleSells } from "./bundle-sells.ts";
 import type { BundlesRepository } from "./bundles.repository.ts";
 import { type BundlesService, ownedBundle, walletsOf } from "./bundles.service.ts";
 import { formatTokens } from "./sell-amounts.ts";
@@ -14,20 +15,21 @@ interface SellInput {
 
 /**
  * The wallet manager's five calls (SPEC §7): reads through BundlesService, sells and empties
- * through BundleTrades, after the ownership checks every one of them makes first (the caller's
+ * through BundleSells and BundleEmpties, after the ownership checks every one of them makes first (the caller's
  * own bundle, wallets of that bundle: anything else is a 404 and nothing moves).
  */
 export class WalletManager {
   constructor(
     private readonly repository: BundlesRepository,
     readonly bundles: BundlesService,
-    private readonly trades: BundleTrades,
+    private readonly sells: BundleSells,
+    private readonly empties: BundleEmpties,
   ) {}
 
   async sellWallets(ownerId: string, input: SellInput & { wallets: string[] }) {
     const bundle = await ownedBundle(this.repository, ownerId, input.address);
     const wallets = walletsOf(bundle, input.wallets);
-    const outcomes = await this.trades.sell(
+    const outcomes = await this.sells.sell(
       ownerId,
       bundle,
       wallets,
@@ -44,7 +46,7 @@ export class WalletManager {
   async sellDeveloper(ownerId: string, input: SellInput) {
     const bundle = await ownedBundle(this.repository, ownerId, input.address);
     if (!bundle.developer) throw new NotFoundError("This bundle has no developer wallet");
-    const [outcome] = await this.trades.sell(
+    const [outcome] = await this.sells.sell(
       ownerId,
       bundle,
       [getAddress(bundle.developer)],
@@ -64,6 +66,6 @@ export class WalletManager {
   ) {
     const bundle = await ownedBundle(this.repository, ownerId, input.address);
     const wallets = walletsOf(bundle, input.wallets);
-    return this.trades.empty(ownerId, bundle, wallets, input.receiver as Address, input.requestId);
+    return this.empties.empty(ownerId, bundle, wallets, input.receiver as Address, input.requestId);
   }
 }
