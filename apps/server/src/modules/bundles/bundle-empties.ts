@@ -56,6 +56,7 @@ export class BundleEmpties {
     await this.txs.refuseBusy(
       wallets.filter((w) => !earlier.has(keyOf(w))),
       nonces,
+      new Set(wallets.map(keyOf)),
       outcomes,
       fail,
     );

@@ -66,7 +66,8 @@ export class BundleSells {
     const keyOf = (address: Address, step: Step) =>
       `bundle-sell:${ownerId}:${token.toLowerCase()}:${address.toLowerCase()}:${tags.get(address)}:${step}`;
 
-    const earlier = await txm.find(sellers.flatMap((a) => [keyOf(a, "approve"), keyOf(a, "sell")]));
+    const ownKeys = new Set(sellers.flatMap((a) => [keyOf(a, "approve"), keyOf(a, "sell")]));
+    const earlier = await txm.find([...ownKeys]);
     const byKey = new Map(earlier.map((row) => [row.key, row]));
     const outcomes = new Map<Address, SellOutcome>();
     for (const address of sellers) {
@@ -79,6 +80,7 @@ export class BundleSells {
     await this.txs.refuseBusy(
       sellers.filter((a) => !outcomes.has(a)),
       nonces,
+      ownKeys,
       outcomes,
       failed,
     );

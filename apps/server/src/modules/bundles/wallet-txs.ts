@@ -62,6 +62,8 @@ export class WalletTxs {
   async refuseBusy<T>(
     wallets: Address[],
     nonces: Map<Address, number>,
+    /** This request's own keys: an identical request recording them right now is not "busy". */
+    ownKeys: Set<string>,
     outcomes: Map<Address, T>,
     fail: (wallet: Address, error: string) => T,
   ): Promise<void> {
@@ -70,7 +72,9 @@ export class WalletTxs {
     for (const wallet of wallets) {
       const busy = open.find(
         (row) =>
-          row.from.toLowerCase() === wallet.toLowerCase() && row.nonce >= (nonces.get(wallet) ?? 0),
+          row.from.toLowerCase() === wallet.toLowerCase() &&
+          row.nonce >= (nonces.get(wallet) ?? 0) &&
+          !ownKeys.has(row.key),
       );
       if (busy)
         outcomes.set(
