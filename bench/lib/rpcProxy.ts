@@ -1,6 +1,7 @@
 // A JSON-RPC proxy (node:http on 127.0.0.1, a port in the bench range) that forwards every
 // HTTP request to a target and records it: how many HTTP requests, how many JSON-RPC calls,
-// which methods, and when each request came in and was answered.
+// which methods, and when each request came in and was answered. `delayMs` holds every request
+// that long before forwarding it: a remote node's round trip on a loopback chain.
 import { createServer, type Server } from "node:http";
 import { freePort } from "./server.ts";
 
@@ -24,7 +25,10 @@ export interface RpcProxy {
   close(): Promise<void>;
 }
 
-export const startRpcProxy = async (target: string): Promise<RpcProxy> => {
+export const startRpcProxy = async (
+  target: string,
+  { delayMs = 0 }: { delayMs?: number } = {},
+): Promise<RpcProxy> => {
   const requests: ProxiedRequest[] = [];
   const server: Server = createServer(async (request, response) => {
     const receivedAt = performance.now();
@@ -40,6 +44,7 @@ export const startRpcProxy = async (target: string): Promise<RpcProxy> => {
     } catch {
       // Forwarded as is; the target answers the parse error.
     }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     try {
       const upstream = await fetch(target, {
         method: "POST",

@@ -19,6 +19,7 @@ import { Realtime } from "./lib/realtime.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { bundlesRoutes } from "./modules/bundles/bundles.routes.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
 import type { FaucetService } from "./modules/dev/faucet.service.ts";
 import { disperseRoutes } from "./modules/disperse/disperse.routes.ts";
@@ -186,8 +187,17 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
   });
-  const { wallets, drafts, payments, plans, launches, paymentWatcher, dispersals, disperseEngine } =
-    services;
+  const {
+    wallets,
+    drafts,
+    payments,
+    plans,
+    launches,
+    paymentWatcher,
+    dispersals,
+    disperseEngine,
+    walletManager,
+  } = services;
   server.addHook("onClose", async () => {
     paymentWatcher?.stop();
     await disperseEngine?.stop();
@@ -198,7 +208,8 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(draftsRoutes(drafts, payments, launches, plans));
   await server.register(launchRoutes(launches, plans));
   await server.register(disperseRoutes(dispersals));
-  await server.register(txRoutes(new TxService(options.chain)));
+  await server.register(bundlesRoutes(walletManager));
+  await server.register(txRoutes(new TxService(options.chain, services.transactions)));
   await server.register(priceRoutes(options.chain, options.bnbUsdPrice));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;

@@ -3,6 +3,12 @@ import type { Db } from "./db/client.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { KeyVault } from "./lib/key-vault.ts";
 import type { RefundRoute } from "./lib/refund-route.ts";
+import { BundleEmpties } from "./modules/bundles/bundle-empties.ts";
+import { BundleSells } from "./modules/bundles/bundle-sells.ts";
+import { BundlesRepository } from "./modules/bundles/bundles.repository.ts";
+import { BundlesService } from "./modules/bundles/bundles.service.ts";
+import { WalletManager } from "./modules/bundles/wallet-manager.ts";
+import { WalletTxs } from "./modules/bundles/wallet-txs.ts";
 import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
 import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
 import { DisperseService } from "./modules/disperse/disperse.service.ts";
@@ -91,9 +97,18 @@ export const createServices = (options: ServiceOptions) => {
           refundRoute,
         })
       : undefined;
+  const bundleRows = new BundlesRepository(db);
+  const walletTxs = new WalletTxs(vault, chain, txm);
+  const walletManager = new WalletManager(
+    bundleRows,
+    new BundlesService(bundleRows, chain, log),
+    new BundleSells(walletTxs),
+    new BundleEmpties(walletTxs),
+  );
   return {
     vault,
     transactions: txm,
+    walletManager,
     wallets,
     drafts,
     payments,

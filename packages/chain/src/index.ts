@@ -9,6 +9,8 @@ export {
   type EmptyWalletParameters,
   type EmptyWalletReturnType,
   emptyWallet,
+  type PrepareEmptyReturnType,
+  prepareEmpty,
 } from "./actions/emptyWallet.ts";
 export {
   type GetBalancesParameters,
@@ -18,10 +20,20 @@ export {
 export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
 export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
 export {
+  type GetTokenHoldingsParameters,
+  type GetTokenHoldingsReturnType,
+  getTokenHoldings,
+} from "./actions/getTokenHoldings.ts";
+export {
   type GetTokenInfoParameters,
   type GetTokenInfoReturnType,
   getTokenInfo,
 } from "./actions/getTokenInfo.ts";
+export {
+  type GetTokenInfosParameters,
+  type GetTokenInfosReturnType,
+  getTokenInfos,
+} from "./actions/getTokenInfos.ts";
 export {
   type GetTxStatusesReturnType,
   getTxStatuses,
@@ -45,6 +57,19 @@ export {
   WALLETS_PER_CHAIN,
 } from "./actions/planDispersal.ts";
 export {
+  type PreparedEmpty,
+  type PrepareEmptiesParameters,
+  type PrepareEmptiesReturnType,
+  prepareEmpties,
+} from "./actions/prepareEmpties.ts";
+export {
+  type PreparedCall,
+  type PreparedSell,
+  type PrepareSellsParameters,
+  type PrepareSellsReturnType,
+  prepareSells,
+} from "./actions/prepareSells.ts";
+export {
   type QuoteBuyParameters,
   type QuoteBuyReturnType,
   quoteBuy,
@@ -56,6 +81,8 @@ export {
 } from "./actions/quoteSell.ts";
 export { rpcBatch } from "./actions/rpcBatch.ts";
 export {
+  type PrepareSellReturnType,
+  prepareSell,
   type SellTokenParameters,
   type SellTokenReturnType,
   sellToken,
@@ -143,4 +170,5 @@ export {
   explorerTxUrl,
   NODEREAL_TIP_ADDRESS,
   profiles,
+  tokenPageUrl,
 } from "./profiles.ts";

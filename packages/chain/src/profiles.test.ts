@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildersFor, explorerTxUrl, NODEREAL_TIP_ADDRESS, profiles } from "./profiles.ts";
+import {
+  buildersFor,
+  explorerTxUrl,
+  NODEREAL_TIP_ADDRESS,
+  profiles,
+  tokenPageUrl,
+} from "./profiles.ts";
 
 describe("chain profiles", () => {
   it("never give the local chain BSC's or BSC testnet's chain id", () => {
@@ -9,6 +15,16 @@ describe("chain profiles", () => {
   it("link transactions to the explorer on BSC and to nothing locally", () => {
     expect(explorerTxUrl(profiles.bsc, "0xabc")).toBe("https://bscscan.com/tx/0xabc");
     expect(explorerTxUrl(profiles.local, "0xabc")).toBeNull();
+  });
+
+  it("link a token to four.meme and PancakeSwap on BSC, and to the wallet manager locally", () => {
+    const token = "0x4444444444444444444444444444444444444444";
+    expect(tokenPageUrl(profiles.bsc, "launchpad", token)).toBe(`https://four.meme/token/${token}`);
+    expect(tokenPageUrl(profiles.bsc, "dex", token)).toBe(
+      `https://pancakeswap.finance/swap?outputCurrency=${token}`,
+    );
+    expect(tokenPageUrl(profiles.local, "launchpad", token)).toBeNull();
+    expect(tokenPageUrl(profiles.local, "dex", token)).toBe(`/wallets?token=${token}`);
   });
 
   it("point BSC at four.meme's TokenManager2 and Helper3", () => {

@@ -37,6 +37,11 @@ export interface ChainProfile {
   bnbPrice: { kind: "fixed"; usd: number } | { kind: "chainlink"; aggregator: Address };
   /** Only the local chain has a faucet. */
   faucet: boolean;
+  /**
+   * Web pages about a token, `{token}` standing for its address: the launchpad's page, and
+   * where it trades once it graduated (the DEX). Null where there is none.
+   */
+  tokenPages: { launchpad: string | null; dex: string | null };
 }
 
 export const profiles: Record<ChainName, ChainProfile> = {
@@ -52,6 +57,9 @@ export const profiles: Record<ChainName, ChainProfile> = {
     maxPendingPerSender: 500,
     bnbPrice: { kind: "fixed", usd: 600 },
     faucet: true,
+    // No launchpad site or DEX site here: a graduated token trades from the wallet manager
+    // (its sells go through the local DEX), so that is where its trade link opens.
+    tokenPages: { launchpad: null, dex: "/wallets?token={token}" },
   },
   "bsc-testnet": {
     name: "bsc-testnet",
@@ -63,6 +71,10 @@ export const profiles: Record<ChainName, ChainProfile> = {
     maxPendingPerSender: 64,
     bnbPrice: { kind: "fixed", usd: 600 },
     faucet: false,
+    tokenPages: {
+      launchpad: null,
+      dex: "https://pancakeswap.finance/swap?chain=bscTestnet&outputCurrency={token}",
+    },
   },
   bsc: {
     name: "bsc",
@@ -98,6 +110,10 @@ export const profiles: Record<ChainName, ChainProfile> = {
       },
     ],
     faucet: false,
+    tokenPages: {
+      launchpad: "https://four.meme/token/{token}",
+      dex: "https://pancakeswap.finance/swap?outputCurrency={token}",
+    },
   },
 };
 
@@ -158,3 +174,10 @@ export const buildersFor = (
 /** A link to a transaction on the profile's explorer, or null on the local chain. */
 export const explorerTxUrl = (profile: ChainProfile, hash: string): string | null =>
   profile.explorerUrl ? `${profile.explorerUrl}/tx/${hash}` : null;
+
+/** A token's page of `kind` on this network, or null where there is none. */
+export const tokenPageUrl = (
+  profile: ChainProfile,
+  kind: keyof ChainProfile["tokenPages"],
+  token: string,
+): string | null => profile.tokenPages[kind]?.replace("{token}", token) ?? null;

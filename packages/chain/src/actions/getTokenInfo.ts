@@ -55,9 +55,31 @@ export const getTokenInfo = async (
   }).catch((error: unknown) => {
     throw asChainError(error, "token info");
   });
+  const info = tokenInfoOf(tuple);
+  if (info.version === 0n)
+    throw new UnsupportedTokenError(token, "the launchpad did not create it");
+  return info;
+};
+
+/** getTokenInfo's answer, by name (version 0n: the launchpad did not create the token). */
+export const tokenInfoOf = (
+  tuple: readonly [
+    bigint,
+    Address,
+    Address,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+    boolean,
+  ],
+): GetTokenInfoReturnType => {
   const [version, tokenManager, quote, lastPrice, tradingFeeRate, minTradingFee] = tuple;
   const [, , , , , , launchTime, offers, maxOffers, funds, maxFunds, liquidityAdded] = tuple;
-  if (version === 0n) throw new UnsupportedTokenError(token, "the launchpad did not create it");
   return {
     version,
     tokenManager,

@@ -36,11 +36,15 @@ export const quoteSell = async (
 
 /** The launchpad reverts `GW` on amounts off the gwei grid: sell the whole units only. */
 export const curveSellAmount = (amount: bigint): bigint => {
-  const rounded = amount - (amount % GWEI_UNIT);
-  if (rounded <= 0n)
-    throw new ChainError(`sell: ${describeRevert("ZA")} once rounded down to whole gwei units`);
+  const rounded = roundedCurveSell(amount);
+  if (rounded <= 0n) throw new ChainError(GWEI_UNIT_SELL_HINT);
   return rounded;
 };
+
+/** `amount` rounded down to whole gwei units (0n when less than one). */
+export const roundedCurveSell = (amount: bigint): bigint => amount - (amount % GWEI_UNIT);
+
+export const GWEI_UNIT_SELL_HINT = `sell: ${describeRevert("ZA")} once rounded down to whole gwei units`;
 
 /** quoteSell on a route already read (sellToken reads it once for both). */
 export const quoteSellOn = async (

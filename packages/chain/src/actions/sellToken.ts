@@ -1,31 +1,9 @@
-import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import {
-  type Address,
-  encodeFunctionData,
-  erc20Abi,
-  type Hash,
-  type LocalAccount,
-  maxUint256,
-} from "viem";
-import { readContract } from "viem/actions";
-import { ChainError, describeRevert, InsufficientTokensError } from "../errors.ts";
-import { curveSellAmount, quoteSellOn } from "./quoteSell.ts";
-import { routerAbi } from "./routerAbi.ts";
-import {
-  type AnyClient,
-  assertCanPay,
-  estimateWriteGas,
-  readWriteContext,
-  sendSigned,
-  withMargin,
-} from "./signedWrite.ts";
-import {
-  minimumAfterSlippage,
-  readTradeRoute,
-  swapDeadline,
-  type TradeQuote,
-  type TradeRoute,
-} from "./tradeRoute.ts";
+import type { Address, Hash, LocalAccount } from "viem";
+import { getChainId, getTransactionCount } from "viem/actions";
+import { ChainError, describeRevert } from "../errors.ts";
+import { type PreparedSell, prepareSells } from "./prepareSells.ts";
+import { type AnyClient, sendSigned } from "./signedWrite.ts";
+import type { TradeQuote, TradeRoute } from "./tradeRoute.ts";
 
 export interface SellTokenParameters {
   account: LocalAccount;
@@ -39,8 +17,8 @@ export interface SellTokenParameters {
   /** Tokens to sell; on the curve rounded down to whole gwei units (the launchpad's `GW` rule). */
   amount: bigint;
   /**
-   * DEX only: less BNB than quoted that still goes through, in basis points (default 500n).
-   * The curve's `sellToken(token, amount)` takes no minimum.
+   * DEX only: less BNB than the simulated sale gets that still goes through, in basis points
+   * (default 500n). The curve's `sellToken(token, amount)` takes no minimum.
    */
   slippageBps?: bigint;
   /** Overrides the node's gas price (wei). */
@@ -56,8 +34,41 @@ export interface SellTokenReturnType {
   quote: TradeQuote;
 }
 
-/** Gas a sell may need, counted before an approval is spent on a wallet that could not then sell. */
-const SELL_GAS_BUDGET = 250_000n;
+export interface PrepareSellReturnType extends PreparedSell {
+  route: TradeRoute;
+  gasPrice: bigint;
+  chainId: number;
+  /** The wallet's pending nonce: the approval (when one is needed) uses it, the sale the next. */
+  nonce: number;
+}
+
+/**
+ * Everything one sell needs before it is signed (prepareSells for one wallet, plus the chain id
+ * and the pending nonce): the approval when the launchpad (or the router) may not yet spend the
+ * tokens, the sale (`sellToken` on the curve, `swapExactTokensForETH` at least the simulated
+ * BNB less the slippage on the DEX), their gas and the price. Throws InsufficientTokensError,
+ * InsufficientFundsError (gas, with the shortfall) or SimulationRevertError before anything is
+ * sent. A caller with its own sender (a transaction manager) signs and sends them.
+ *
+ * @example
+ * const { approval, sale, gasPrice, nonce } = await prepareSell(client, { account, launchpad, helper, router, weth, token, amount });
+ */
+export const prepareSell = async (
+  client: AnyClient,
+  params: SellTokenParameters,
+): Promise<PrepareSellReturnType> => {
+  const { account, amount, ...rest } = params;
+  if (amount <= 0n) throw new ChainError(`sell: ${describeRevert("ZA")}`);
+  const [prepared, chainId, nonce] = await Promise.all([
+    prepareSells(client, { ...rest, sellers: [{ address: account.address, amount }] }),
+    client.chain?.id ?? getChainId(client),
+    getTransactionCount(client, { address: account.address, blockTag: "pending" }),
+  ]);
+  const [sell] = prepared.sells;
+  if (!sell) throw new ChainError("sell: nothing prepared");
+  if ("error" in sell) throw sell.error;
+  return { ...sell, route: prepared.route, gasPrice: prepared.gasPrice, chainId, nonce };
+};
 
 /**
  * Sells `token` for BNB and waits until it is mined: `sellToken` on the curve,
@@ -76,84 +87,36 @@ export const sellToken = async (
   client: AnyClient,
   params: SellTokenParameters,
 ): Promise<SellTokenReturnType> => {
-  const { account, launchpad, router, weth, token, slippageBps = 500n } = params;
-  if (params.amount <= 0n) throw new ChainError(`sell: ${describeRevert("ZA")}`);
-  const { route } = await readTradeRoute(client, params);
-  const amount = route === "curve" ? curveSellAmount(params.amount) : params.amount;
-  const spender = route === "curve" ? launchpad : router;
-  const owner = account.address;
-  const [held, allowance, context] = await Promise.all([
-    readContract(client, {
-      address: token,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [owner],
-    }),
-    readContract(client, {
-      address: token,
-      abi: erc20Abi,
-      functionName: "allowance",
-      args: [owner, spender],
-    }),
-    readWriteContext(client, owner, params.gasPrice),
-  ]);
-  if (held < amount) throw new InsufficientTokensError(owner, token, amount - held);
-  const signing = { account, chainId: context.chainId, gasPrice: context.gasPrice };
-
+  const prepared = await prepareSell(client, params);
+  const signing = {
+    account: params.account,
+    chainId: prepared.chainId,
+    gasPrice: prepared.gasPrice,
+  };
   const hashes: Hash[] = [];
-  let { balance, nonce } = context;
-  const approved = allowance < amount;
-  if (approved) {
-    const approval = {
-      to: token,
-      data: encodeFunctionData({
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [spender, maxUint256],
-      }),
-    };
-    const gas = withMargin(await estimateWriteGas(client, owner, balance, approval, "approve"));
-    assertCanPay(owner, balance, (gas + SELL_GAS_BUDGET) * context.gasPrice);
+  let nonce = prepared.nonce;
+  if (prepared.approval) {
     const receipt = await sendSigned(client, {
       ...signing,
-      ...approval,
-      nonce,
-      gas,
+      ...prepared.approval.request,
+      nonce: nonce++,
+      gas: prepared.approval.gas,
       context: "approve",
     });
     hashes.push(receipt.transactionHash);
-    balance -= receipt.gasUsed * receipt.effectiveGasPrice;
-    nonce += 1;
   }
-
-  const quote = await quoteSellOn(client, route, { ...params, amount });
-  const sale =
-    route === "curve"
-      ? {
-          to: launchpad,
-          data: encodeFunctionData({
-            abi: LaunchpadManagerArtifact.abi,
-            functionName: "sellToken",
-            args: [token, amount],
-          }),
-        }
-      : {
-          to: router,
-          data: encodeFunctionData({
-            abi: routerAbi,
-            functionName: "swapExactTokensForETH",
-            args: [
-              amount,
-              minimumAfterSlippage(quote.amountOut, slippageBps),
-              [token, weth],
-              owner,
-              await swapDeadline(client),
-            ],
-          }),
-        };
-  const gas = withMargin(await estimateWriteGas(client, owner, balance, sale, "sell"));
-  assertCanPay(owner, balance, gas * context.gasPrice);
-  const receipt = await sendSigned(client, { ...signing, ...sale, nonce, gas, context: "sell" });
+  const receipt = await sendSigned(client, {
+    ...signing,
+    ...prepared.sale.request,
+    nonce,
+    gas: prepared.sale.gas,
+    context: "sell",
+  });
   hashes.push(receipt.transactionHash);
-  return { hashes, route, approved, quote };
+  return {
+    hashes,
+    route: prepared.route,
+    approved: prepared.approval !== null,
+    quote: prepared.quote,
+  };
 };

@@ -2,15 +2,13 @@ import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
   type Client,
-  decodeErrorResult,
   decodeEventLog,
   encodeFunctionData,
   type Hex,
   isAddressEqual,
-  type Log,
 } from "viem";
-import { simulateBlocks } from "viem/actions";
 import { ChainError, SimulationRevertError } from "../errors.ts";
+import { gasOf, revertOf, type SimulatedCall, simulateCalls } from "./simulation.ts";
 
 export interface SimulateLaunchParameters {
   launchpad: Address;
@@ -29,9 +27,6 @@ export interface SimulateLaunchReturnType {
   buys: Array<{ gas: bigint; amount: bigint }>;
 }
 
-/** Enough for any buy or create; only the BNB check is lifted (see below). */
-const SIMULATION_BALANCE = 10n ** 30n;
-
 /**
  * Runs the launch on the node itself (`eth_simulateV1`, one block on top of the latest):
  * the create, then every buy in order, and reads what each buy gets from its
@@ -49,20 +44,11 @@ export const simulateLaunch = async (
   params: SimulateLaunchParameters,
 ): Promise<SimulateLaunchReturnType> => {
   const { launchpad, create } = params;
-  const senders = [...new Set([create?.from, ...params.buys.map((b) => b.from)])].filter(
-    (from): from is Address => Boolean(from),
-  );
-  const stateOverrides = senders.map((address) => ({ address, balance: SIMULATION_BALANCE }));
   const run = (calls: Array<{ from: Address; data: Hex; value: bigint }>) =>
-    simulateBlocks(client, {
-      blocks: [
-        {
-          calls: calls.map((call) => ({ account: call.from, to: launchpad, ...call })),
-          stateOverrides,
-        },
-      ],
-      validation: false,
-    }).then(([block]) => block?.calls ?? [], unsupported);
+    simulateCalls(
+      client,
+      calls.map((call) => ({ ...call, to: launchpad })),
+    );
 
   // The buys name the token, which only the create's own run can tell.
   let token = params.token;
@@ -94,26 +80,7 @@ export const simulateLaunch = async (
   };
 };
 
-type CallResult = {
-  status: "success" | "failure";
-  data: Hex;
-  gasUsed: bigint;
-  maxUsedGas?: bigint;
-  logs?: Log[];
-};
-
-const unsupported = (error: unknown): never => {
-  const text = String((error as Error).message ?? error);
-  const missing = /(method|eth_simulateV1).*(not found|not supported|unsupported|does not exist)/i;
-  if ((error as { code?: number }).code === -32601 || missing.test(text)) {
-    throw new ChainError(
-      "the RPC node does not support eth_simulateV1, which prices a launch on the chain itself: use an RPC endpoint that supports it",
-    );
-  }
-  throw error;
-};
-
-const launchpadEvents = (launchpad: Address, result: CallResult | undefined) =>
+const launchpadEvents = (launchpad: Address, result: SimulatedCall | undefined) =>
   (result?.logs ?? []).flatMap((log) => {
     if (!isAddressEqual(log.address, launchpad)) return [];
     try {
@@ -123,17 +90,7 @@ const launchpadEvents = (launchpad: Address, result: CallResult | undefined) =>
     }
   });
 
-const revertOf = (result: CallResult): string => {
-  if (result.data.length <= 2) return "execution reverted";
-  try {
-    const decoded = decodeErrorResult({ data: result.data });
-    return String(decoded.args?.[0] ?? decoded.errorName);
-  } catch {
-    return result.data;
-  }
-};
-
-const tokenCreated = (launchpad: Address, result: CallResult | undefined): Address => {
+const tokenCreated = (launchpad: Address, result: SimulatedCall | undefined): Address => {
   if (!result) throw new ChainError("simulation returned no result for the create");
   if (result.status !== "success") throw new SimulationRevertError("the create", revertOf(result));
   for (const event of launchpadEvents(launchpad, result))
@@ -145,7 +102,7 @@ const outcome = (
   launchpad: Address,
   token: Address,
   buyer: Address,
-  result: CallResult | undefined,
+  result: SimulatedCall | undefined,
   role: string,
   mustBuy = true,
 ): { gas: bigint; amount: bigint } => {
@@ -161,5 +118,5 @@ const outcome = (
   if (purchases.length === 0 && mustBuy)
     throw new ChainError(`simulation: ${role} emitted no TokenPurchase`);
   const amount = purchases.reduce((sum, value) => sum + value, 0n);
-  return { gas: result.maxUsedGas ?? result.gasUsed, amount };
+  return { gas: gasOf(result), amount };
 };

@@ -27,15 +27,22 @@ export const readTradeRoute = async (
   client: AnyClient,
   params: { helper: Address; token: Address; launchpad?: Address },
 ): Promise<{ info: GetTokenInfoReturnType; route: TradeRoute }> => {
-  const { token, launchpad } = params;
   const info = await getTokenInfo(client, params);
+  return { info, route: routeOf(info, params) };
+};
+
+/** Where a token trades, from its state already read; throws UnsupportedTokenError as above. */
+export const routeOf = (
+  info: GetTokenInfoReturnType,
+  { token, launchpad }: { token: Address; launchpad?: Address },
+): TradeRoute => {
   if (info.version !== 2n)
     throw new UnsupportedTokenError(token, `it belongs to TokenManager V${info.version}`);
   if (!isAddressEqual(info.quote, zeroAddress))
     throw new UnsupportedTokenError(token, `it is quoted in ${info.quote}, not BNB`);
   if (launchpad && !isAddressEqual(info.tokenManager, launchpad))
     throw new UnsupportedTokenError(token, `it trades on ${info.tokenManager}, not ${launchpad}`);
-  return { info, route: info.liquidityAdded ? "dex" : "curve" };
+  return info.liquidityAdded ? "dex" : "curve";
 };
 
 /** The least `amount` may become: `slippageBps` 500n allows 5% less. */

@@ -104,8 +104,19 @@ const sellAmountSchema = z
   .trim()
   .regex(/^\d{1,28}(\.\d{1,18})?$/, "amount must be a positive number of tokens or a percent");
 
+/**
+ * Optional idempotency key of one click (a UUID the client makes per click): the same key again
+ * answers the first request's transactions instead of sending new ones. Without it, the same
+ * request for a wallet whose last transaction is not mined yet answers that one's.
+ */
+const requestIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "requestId must be 8 to 64 letters, digits, - or _")
+  .optional();
+
 const sellBody = {
   address: addressSchema,
+  requestId: requestIdSchema,
   amount: sellAmountSchema,
   /** true: `amount` is a percent (0 < amount ≤ 100) of each wallet's balance. */
   isPercentage: z.boolean().default(false),
@@ -170,6 +181,7 @@ export const emptyWalletsRoute = defineRoute({
       .min(1, "Select at least one wallet")
       .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per empty`),
     receiver: addressSchema,
+    requestId: requestIdSchema,
   }),
   response: z.object({
     success: z.literal(true),

@@ -54,6 +54,20 @@ export class TransactionsRepository {
       .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
   }
 
+  /** Open transactions (not final yet) sent from any of `addresses` (checksummed). */
+  async openFrom(addresses: string[]): Promise<TxRow[]> {
+    if (addresses.length === 0) return [];
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(and(inArray(chainTxs.from, addresses), inArray(chainTxs.status, OPEN_STATUSES)));
+  }
+
+  async byHashes(hashes: string[]): Promise<TxRow[]> {
+    if (hashes.length === 0) return [];
+    return this.db.select().from(chainTxs).where(inArray(chainTxs.txHash, hashes));
+  }
+
   /** The nonces at or above `from` that live transactions of `address` hold. */
   async liveNonces(tx: DbOrTx, address: string, from: number): Promise<Set<number>> {
     const rows = await tx

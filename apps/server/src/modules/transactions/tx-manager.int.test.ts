@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { MULTICALL3_ADDRESS } from "@bundler/contracts";
 import { type Address, type Hex, keccak256, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -49,6 +51,51 @@ const transfer = (
   value,
   gas: 21_000n,
 });
+
+/**
+ * A JSON-RPC endpoint in front of the test chain that answers the receipt of `hash` with null
+ * the first `times` times it is asked: a load-balanced node whose receipt and nonce reads come
+ * from nodes at different heights, or a block mined between two reads of one batch.
+ */
+const laggingReceipts = async (hash: () => string | undefined, times: number) => {
+  let lies = 0;
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const upstream = await fetch(testChain.chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const sent = JSON.parse(body) as unknown;
+    const answered = (await upstream.json()) as unknown;
+    const calls = (Array.isArray(sent) ? sent : [sent]) as Array<{
+      id: number;
+      method: string;
+      params: unknown[];
+    }>;
+    const answers = (Array.isArray(answered) ? answered : [answered]) as Array<{
+      id: number;
+      result?: unknown;
+    }>;
+    for (const call of calls) {
+      if (call.method !== "eth_getTransactionReceipt" || call.params[0] !== hash() || lies >= times)
+        continue;
+      lies++;
+      const answer = answers.find((a) => a.id === call.id);
+      if (answer) answer.result = null;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(Array.isArray(answered) ? answers : answers[0]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lies: () => lies,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
 
 describe("the transaction manager", () => {
   it("sends once per key: a second send of the same key answers the first and pays nothing more", async () => {
@@ -199,5 +246,34 @@ describe("the transaction manager", () => {
         .catch(() => null),
     ).toBeNull();
     expect(await testChain.chain.client.getTransactionCount({ address: account.address })).toBe(0);
+  });
+
+  it("never calls a mined transaction replaced when one read misses its receipt while its nonce shows used", async () => {
+    let hash: string | undefined;
+    const lagging = await laggingReceipts(() => hash, 1);
+    try {
+      const txm = new TxManager(
+        new TransactionsRepository(database.db),
+        { ...testChain.chain, rpcUrl: lagging.url },
+        {},
+      );
+      const account = await funded();
+      const intent = transfer(account, fresh(), 1000n);
+      const [row] = await txm.send([intent]);
+      hash = row?.txHash;
+      await testChain.chain.client.waitForTransactionReceipt({
+        hash: row?.txHash as Hex,
+        pollingInterval: 100,
+      });
+      // Mined, and two more blocks on top: the nonce has been used for a while.
+      await testChain.rpc("evm_mine", []);
+      await testChain.rpc("evm_mine", []);
+      await txm.reconcile();
+      expect(lagging.lies()).toBe(1);
+      const [done] = await txm.find([intent.key]);
+      expect(done?.status).toBe("mined");
+    } finally {
+      await lagging.close();
+    }
   });
 });

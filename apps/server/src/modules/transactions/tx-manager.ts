@@ -27,7 +27,10 @@ export type TxPurpose =
   | "dispersal-return"
   | "dispersal-refund"
   | "delayed-buy"
-  | "launch";
+  | "launch"
+  | "bundle-approve"
+  | "bundle-sell"
+  | "bundle-empty";
 
 /** One transaction a caller wants sent, exactly once per `key`. */
 export interface TxIntent {
@@ -66,6 +69,9 @@ export interface TxManagerOptions {
 }
 
 type Receipt = { status: Hex; blockNumber: Hex; gasUsed: Hex; effectiveGasPrice?: Hex };
+
+/** Blocks a nonce must have been used for before its unmined transaction counts as replaced. */
+const REPLACED_CONFIRMATIONS = 2n;
 
 /** Node answers that mean "I have it" (or had it) rather than "I refuse it". */
 const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already imported/i;
@@ -230,6 +236,16 @@ export class TxManager {
     return this.repo.bySubjects(subjects);
   }
 
+  /** What the manager recorded for these hashes (hashes it never signed are absent). */
+  byHashes(hashes: string[]): Promise<TxRow[]> {
+    return this.repo.byHashes(hashes);
+  }
+
+  /** Transactions from these addresses that are not final yet (a wallet with one in flight). */
+  openFrom(addresses: Address[]): Promise<TxRow[]> {
+    return this.repo.openFrom(addresses.map((a) => getAddress(a)));
+  }
+
   /**
    * Reconciles until every transaction of `keys` is final, answering them. A pass that fails
    * (the node or the database away) is retried after `pollMs`; `timeoutMs` bounds the wait.
@@ -341,6 +357,18 @@ export class TxManager {
         rebroadcast.push(row);
     }
 
+    const confirmed = await this.confirmReplaced(replaced, head);
+    for (const { row, receipt } of confirmed.mined) {
+      if (receipt.status === "0x1")
+        await finish([row], {
+          status: "mined",
+          error: null,
+          blockNumber: BigInt(receipt.blockNumber),
+          fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
+        });
+      else reverted.push({ row, receipt });
+    }
+
     if (reverted.length > 0) {
       const statuses = await getTxStatuses(this.chain.rpcUrl, {
         hashes: reverted.map(({ row }) => row.txHash as Hex),
@@ -355,12 +383,12 @@ export class TxManager {
         });
       }
     }
-    for (const row of replaced)
+    for (const row of confirmed.replaced)
       await finish([row], {
         status: "replaced",
         error: `nonce ${row.nonce} of ${row.from} was used by another transaction`,
       });
-    finished.push(...(await this.landedAfterDrop(replaced)));
+    finished.push(...(await this.landedAfterDrop(confirmed.replaced)));
     await this.dropStale(stale, finish, rebroadcast);
     await this.broadcast(rebroadcast);
 
@@ -370,6 +398,45 @@ export class TxManager {
           this.options.log?.(`transactions: a listener failed: ${error.message}`),
         );
     return finished;
+  }
+
+  /**
+   * "Replaced" is final, and a caller may pay again after it (a refund's next attempt), so it
+   * is never concluded from one read: a receipt and a nonce read in one batch can disagree (the
+   * node mines between them, or a load-balanced endpoint answers them from nodes at different
+   * heights), and a mined transaction would then look replaced. A candidate is read again:
+   * a receipt now → it was mined after all; still none while its nonce was already used
+   * `REPLACED_CONFIRMATIONS` blocks below the head → replaced; otherwise the next pass decides.
+   */
+  private async confirmReplaced(
+    candidates: TxRow[],
+    head: bigint,
+  ): Promise<{ mined: Array<{ row: TxRow; receipt: Receipt }>; replaced: TxRow[] }> {
+    if (candidates.length === 0) return { mined: [], replaced: [] };
+    const froms = [...new Set(candidates.map((row) => row.from))];
+    const settled = head > REPLACED_CONFIRMATIONS ? head - REPLACED_CONFIRMATIONS : 0n;
+    const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
+      ...candidates.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+      ...froms.map((from) => ({
+        method: "eth_getTransactionCount",
+        params: [from, `0x${settled.toString(16)}`],
+      })),
+    ]);
+    const settledNonce = new Map<string, number>();
+    for (const [i, from] of froms.entries()) {
+      const result = answers[candidates.length + i]?.result as Hex | undefined;
+      if (result) settledNonce.set(from, Number(BigInt(result)));
+    }
+    const mined: Array<{ row: TxRow; receipt: Receipt }> = [];
+    const replaced: TxRow[] = [];
+    for (const [i, row] of candidates.entries()) {
+      const answer = answers[i];
+      if (!answer || answer.error) continue;
+      const receipt = answer.result as Receipt | null | undefined;
+      if (receipt) mined.push({ row, receipt });
+      else if ((settledNonce.get(row.from) ?? 0) > row.nonce) replaced.push(row);
+    }
+    return { mined, replaced };
   }
 
   /**

@@ -3,18 +3,61 @@ import type { Transaction, TxStatusEntry } from "@bundler/shared";
 import { formatEther, getAddress, type Hex, TransactionNotFoundError } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import type { TxRow } from "../transactions/transactions.repository.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
 
 const UNKNOWN = "the node does not know this transaction: it was dropped or never sent";
 
-/** Where transactions stand, read from the chain: statuses in batches, one transaction in full. */
+/**
+ * Where transactions stand: the transaction manager's record for the ones the server sent (a
+ * final record is the answer; an open one is pending until the chain mines it, even while the
+ * node does not hold it yet: the manager broadcasts it again or ends it with a reason), the
+ * chain for the rest. Statuses in batches, one transaction in full.
+ */
 export class TxService {
-  constructor(private readonly chain: ChainContext | undefined) {}
+  constructor(
+    private readonly chain: ChainContext | undefined,
+    private readonly txm?: TxManager,
+  ) {}
 
-  /** Two RPC round trips whatever the number of hashes: receipts (with reasons), then presence. */
+  /** At most one database read and two RPC round trips, whatever the number of hashes. */
   async statuses(hashes: Hex[]): Promise<TxStatusEntry[]> {
     const chain = requireChain(this.chain);
+    const records = new Map(
+      (await (this.txm?.byHashes(hashes.map((h) => h.toLowerCase())) ?? [])).map((row) => [
+        row.txHash.toLowerCase(),
+        row,
+      ]),
+    );
+    const recordOf = (hash: string) => records.get(hash.toLowerCase());
+    const finalAnswers = new Map<string, TxStatusEntry>();
+    for (const hash of hashes) {
+      const answer = recordOf(hash) && fromRecord(hash, recordOf(hash) as TxRow);
+      if (answer) finalAnswers.set(hash, answer);
+    }
+    const onChain = await this.chainStatuses(
+      chain,
+      hashes.filter((hash) => !finalAnswers.has(hash)),
+      new Set(hashes.filter((hash) => recordOf(hash)).map((hash) => hash.toLowerCase())),
+    );
+    return hashes.map(
+      (hash) =>
+        finalAnswers.get(hash) ??
+        onChain.get(hash) ?? { hash, status: "error", blockNumber: null, reason: UNKNOWN },
+    );
+  }
+
+  /** What the chain says; `ours` are open records: pending while unmined, never "unknown". */
+  private async chainStatuses(
+    chain: ChainContext,
+    hashes: Hex[],
+    ours: Set<string>,
+  ): Promise<Map<string, TxStatusEntry>> {
+    if (hashes.length === 0) return new Map();
     const statuses = await getTxStatuses(chain.rpcUrl, { hashes });
-    const unmined = statuses.filter((s) => s.status === "pending").map((s) => s.hash);
+    const unmined = statuses
+      .filter((s) => s.status === "pending" && !ours.has(s.hash.toLowerCase()))
+      .map((s) => s.hash);
     const known = new Set<string>();
     if (unmined.length > 0) {
       const found = await rpcBatch<{ hash: Hex } | null>(
@@ -23,18 +66,26 @@ export class TxService {
       );
       for (const [i, answer] of found.entries()) if (answer.result) known.add(unmined[i] as Hex);
     }
-    return statuses.map((s) => {
-      if (s.status === "pending")
-        return known.has(s.hash)
-          ? { hash: s.hash, status: "pending", blockNumber: null, reason: null }
-          : { hash: s.hash, status: "error", blockNumber: null, reason: UNKNOWN };
-      return {
-        hash: s.hash,
-        status: s.status,
-        blockNumber: s.blockNumber.toString(),
-        reason: s.status === "failed" ? s.reason : null,
-      };
-    });
+    return new Map(
+      statuses.map((s): [string, TxStatusEntry] => {
+        if (s.status === "pending")
+          return [
+            s.hash,
+            known.has(s.hash) || ours.has(s.hash.toLowerCase())
+              ? { hash: s.hash, status: "pending", blockNumber: null, reason: null }
+              : { hash: s.hash, status: "error", blockNumber: null, reason: UNKNOWN },
+          ];
+        return [
+          s.hash,
+          {
+            hash: s.hash,
+            status: s.status,
+            blockNumber: s.blockNumber.toString(),
+            reason: s.status === "failed" ? s.reason : null,
+          },
+        ];
+      }),
+    );
   }
 
   async transaction(hash: Hex): Promise<Transaction> {
@@ -66,3 +117,19 @@ export class TxService {
     };
   }
 }
+
+/** A final record's status (the manager's word is the answer); null while it is open. */
+const fromRecord = (hash: string, row: TxRow): TxStatusEntry | null => {
+  const blockNumber = row.blockNumber === null ? null : row.blockNumber.toString();
+  switch (row.status) {
+    case "mined":
+      return { hash, status: "success", blockNumber, reason: null };
+    case "reverted":
+      return { hash, status: "failed", blockNumber, reason: row.error ?? "execution reverted" };
+    case "replaced":
+    case "dropped":
+      return { hash, status: "failed", blockNumber: null, reason: row.error ?? row.status };
+    default:
+      return null;
+  }
+};

@@ -1,0 +1,55 @@
+import { type Address, formatEther, parseEther } from "viem";
+import { BadRequestError } from "../../lib/errors.ts";
+
+/** Tokens for display: every significant decimal, the whole part in groups of three. */
+export const formatTokens = (units: bigint): string => {
+  const [whole = "0", fraction] = formatEther(units).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction ? `${grouped}.${fraction}` : grouped;
+};
+
+/** What a caller asked to sell: a token amount per wallet, or a percent of each balance. */
+export interface SellSpec {
+  amount: string;
+  isPercentage: boolean;
+}
+
+export type SellAmount = { address: Address; amount: bigint } | { address: Address; error: string };
+
+const HUNDRED_PERCENT = parseEther("100");
+
+/**
+ * Each wallet's tokens to sell. Refuses the whole request (400, nothing is sent) for a percent
+ * outside (0, 100], a zero amount, or a token amount above a wallet's balance (naming the
+ * wallet); a wallet holding none of the token, or whose share rounds to nothing, is that
+ * wallet's own failure and the others still sell.
+ */
+export const sellAmounts = (
+  spec: SellSpec,
+  balances: ReadonlyArray<{ address: Address; token: bigint }>,
+): SellAmount[] => {
+  const asked = parseEther(spec.amount);
+  if (spec.isPercentage) {
+    if (asked <= 0n || asked > HUNDRED_PERCENT)
+      throw new BadRequestError(`Percent must be more than 0 and at most 100 (got ${spec.amount})`);
+  } else if (asked <= 0n) throw new BadRequestError("Amount must be more than 0 tokens");
+
+  const over = balances.filter((b) => !spec.isPercentage && b.token > 0n && b.token < asked);
+  if (over.length > 0) {
+    const first = over[0] as { address: Address; token: bigint };
+    const others = over.length > 1 ? ` (and ${over.length - 1} more wallets)` : "";
+    throw new BadRequestError(
+      `Wallet ${first.address} holds only ${formatTokens(first.token)} tokens, less than the ${formatTokens(asked)} to sell${others}`,
+    );
+  }
+  return balances.map(({ address, token }) => {
+    if (token === 0n) return { address, error: `wallet ${address} holds none of this token` };
+    const amount = spec.isPercentage ? (token * asked) / HUNDRED_PERCENT : asked;
+    if (amount === 0n)
+      return {
+        address,
+        error: `${spec.amount}% of wallet ${address}'s balance is less than one unit`,
+      };
+    return { address, amount };
+  });
+};

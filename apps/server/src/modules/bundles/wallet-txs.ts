@@ -1,0 +1,100 @@
+import { rpcBatch } from "@bundler/chain";
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
+import { ServiceUnavailableError } from "../../lib/errors.ts";
+import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
+import type { BundleRow } from "./bundles.repository.ts";
+
+/**
+ * What sells and empties share: the chain and the transaction manager they go through, each
+ * wallet's mined nonce and the request's idempotency keys, the refusal of a wallet with a
+ * transaction in flight, and the bundle's stored keys.
+ */
+export class WalletTxs {
+  constructor(
+    private readonly vault: KeyVault,
+    private readonly chain: ChainContext | undefined,
+    private readonly txm: TxManager | undefined,
+  ) {}
+
+  trading() {
+    const chain = requireChain(this.chain);
+    if (!this.txm) throw new ServiceUnavailableError("chain unavailable");
+    if (!chain.launchpad || !chain.trade)
+      throw new ServiceUnavailableError(`trading is not configured for ${chain.profile.name}`);
+    return { chain, txm: this.txm, launchpad: chain.launchpad, trade: chain.trade };
+  }
+
+  /**
+   * Each wallet's mined nonce, and what makes this request's keys: the caller's request id, or
+   * the mined nonce with what is asked (a second identical request before the first is mined
+   * gets the same keys, so it answers the first's transactions).
+   */
+  async tags(
+    wallets: Address[],
+    requestId: string | undefined,
+    what: string,
+  ): Promise<{ tags: Map<Address, string>; nonces: Map<Address, number> }> {
+    const chain = requireChain(this.chain);
+    const answers = await rpcBatch<Hex>(
+      chain.rpcUrl,
+      wallets.map((w) => ({ method: "eth_getTransactionCount", params: [w, "latest"] })),
+    );
+    const nonces = new Map(
+      wallets.map((w, i) => {
+        const nonce = answers[i]?.result;
+        if (!nonce) throw new ServiceUnavailableError("chain unavailable: could not read nonces");
+        return [w, Number(BigInt(nonce))];
+      }),
+    );
+    const tags = new Map(
+      wallets.map((w) => [w, requestId ? `r:${requestId}` : `n${nonces.get(w)}:${what}`]),
+    );
+    return { tags, nonces };
+  }
+
+  /**
+   * A wallet with a transaction still in flight (recorded, not final, its nonce not yet used on
+   * the chain) is not sent another: its balances are about to move.
+   */
+  async refuseBusy<T>(
+    wallets: Address[],
+    nonces: Map<Address, number>,
+    /** This request's own keys: an identical request recording them right now is not "busy". */
+    ownKeys: Set<string>,
+    outcomes: Map<Address, T>,
+    fail: (wallet: Address, error: string) => T,
+  ): Promise<void> {
+    if (wallets.length === 0 || !this.txm) return;
+    const open = await this.txm.openFrom(wallets);
+    for (const wallet of wallets) {
+      const busy = open.find(
+        (row) =>
+          row.from.toLowerCase() === wallet.toLowerCase() &&
+          row.nonce >= (nonces.get(wallet) ?? 0) &&
+          !ownKeys.has(row.key),
+      );
+      if (busy)
+        outcomes.set(
+          wallet,
+          fail(
+            wallet,
+            `wallet ${wallet} has a transaction in flight (${busy.txHash}): try again once it is mined`,
+          ),
+        );
+    }
+  }
+
+  /** The stored keys of `addresses` (of this bundle's draft), by lowercase address. */
+  async accounts(bundle: BundleRow, purpose: KeyPurpose, addresses: Address[]) {
+    const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+    const keys = await this.vault.forDraft(bundle.draftId, [purpose]);
+    return new Map(
+      keys
+        .filter((k) => wanted.has(k.address.toLowerCase()))
+        .map((k) => [k.address.toLowerCase(), privateKeyToAccount(k.privateKey)]),
+    );
+  }
+}

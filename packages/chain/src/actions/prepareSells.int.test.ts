@@ -1,0 +1,224 @@
+import {
+  type Address,
+  createPublicClient,
+  type Hash,
+  http,
+  type LocalAccount,
+  parseEther,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCountingProxy } from "../dev/countingProxy.ts";
+import { InsufficientFundsError, InsufficientTokensError } from "../errors.ts";
+import { buyToken } from "./buyToken.ts";
+import { type PreparedSell, prepareSells } from "./prepareSells.ts";
+import { prepareSell, sellToken } from "./sellToken.ts";
+import { startTradingTestChain, type TradingTestChain } from "./startTradingTestChain.ts";
+
+let chain: TradingTestChain;
+beforeAll(async () => {
+  chain = await startTradingTestChain();
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+const addresses = () => {
+  const { launchpad, helper, router, weth } = chain.contracts;
+  return { launchpad, helper, router, weth };
+};
+
+/** `count` new wallets that each bought `token` on the curve. */
+const holders = async (token: Address, count: number, funds = parseEther("0.05")) => {
+  const accounts: LocalAccount[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = await chain.wallet();
+    await buyToken(chain.client, { ...addresses(), account, token, funds });
+    accounts.push(account);
+  }
+  return accounts;
+};
+
+const held = (token: Address, account: LocalAccount) => chain.tokenBalance(token, account.address);
+
+const prepared = (sell: PreparedSell | { error: unknown } | undefined): PreparedSell => {
+  if (!sell || "error" in sell)
+    throw new Error(`not prepared: ${String((sell as { error?: unknown })?.error)}`);
+  return sell;
+};
+
+/**
+ * Signs every prepared sell (approval, then sale, at consecutive nonces) and mines them all in
+ * ONE block, in order; answers each wallet's BNB gained with its gas given back.
+ */
+const landTogether = async (accounts: LocalAccount[], sells: PreparedSell[], gasPrice: bigint) => {
+  const before = await Promise.all(accounts.map((a) => chain.client.getBalance(a)));
+  await chain.testClient.setAutomine(false);
+  await chain.testClient.setIntervalMining({ interval: 0 });
+  const hashes: Hash[][] = [];
+  try {
+    for (const [i, sell] of sells.entries()) {
+      const account = accounts[i] as LocalAccount;
+      let nonce = await chain.client.getTransactionCount({ address: account.address });
+      const own: Hash[] = [];
+      for (const call of [sell.approval, sell.sale]) {
+        if (!call) continue;
+        const raw = await account.signTransaction({
+          type: "legacy",
+          chainId: 31337,
+          nonce: nonce++,
+          gas: call.gas,
+          gasPrice,
+          ...call.request,
+        });
+        own.push(await chain.client.sendRawTransaction({ serializedTransaction: raw }));
+      }
+      hashes.push(own);
+    }
+    await chain.testClient.mine({ blocks: 1 });
+  } finally {
+    await chain.testClient.setIntervalMining({ interval: 1 });
+  }
+  const receipts = await Promise.all(
+    hashes.flat().map((hash) => chain.client.getTransactionReceipt({ hash })),
+  );
+  const after = await Promise.all(accounts.map((a) => chain.client.getBalance(a)));
+  return {
+    blocks: new Set(receipts.map((r) => r.blockNumber)),
+    statuses: receipts.map((r) => r.status),
+    gained: await Promise.all(
+      accounts.map(
+        async (_, i) =>
+          (after[i] as bigint) - (before[i] as bigint) + (await chain.gasPaid(hashes[i] ?? [])),
+      ),
+    ),
+  };
+};
+
+describe("prepareSells", () => {
+  it("prices curve sells in landing order: each wallet gets exactly its quote when all land in one block", async () => {
+    const token = await chain.createToken();
+    const accounts = await holders(token, 3);
+    const amounts = await Promise.all(accounts.map((a) => held(token, a)));
+    const { route, gasPrice, sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: accounts.map((a, i) => ({ address: a.address, amount: amounts[i] as bigint })),
+    });
+    expect(route).toBe("curve");
+    const ready = sells.map(prepared);
+    expect(ready.every((s) => s.approval !== null)).toBe(true);
+    const landed = await landTogether(accounts, ready, gasPrice);
+    expect(landed.blocks.size).toBe(1);
+    expect(landed.statuses.every((s) => s === "success")).toBe(true);
+    expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
+    for (const account of accounts) expect(await held(token, account)).toBe(0n);
+  });
+
+  it("sells a graduated token through the DEX, every sell of the block landing above its minimum", async () => {
+    const token = await chain.createToken();
+    const accounts = await holders(token, 3);
+    await buyToken(chain.client, {
+      ...addresses(),
+      account: await chain.wallet(),
+      token,
+      funds: parseEther("2"),
+    });
+    const amounts = await Promise.all(accounts.map((a) => held(token, a)));
+    const { route, gasPrice, sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: accounts.map((a, i) => ({ address: a.address, amount: amounts[i] as bigint })),
+    });
+    expect(route).toBe("dex");
+    const ready = sells.map(prepared);
+    const landed = await landTogether(accounts, ready, gasPrice);
+    expect(landed.blocks.size).toBe(1);
+    expect(landed.statuses.every((s) => s === "success")).toBe(true);
+    expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
+  });
+
+  it("answers a wallet holding none of the token with its reason and still prepares the others", async () => {
+    const token = await chain.createToken();
+    const [holder] = await holders(token, 1);
+    const empty = await chain.wallet();
+    const { sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [
+        { address: empty.address, amount: 1n },
+        {
+          address: (holder as LocalAccount).address,
+          amount: await held(token, holder as LocalAccount),
+        },
+      ],
+    });
+    expect(sells[0]).toMatchObject({ address: empty.address });
+    expect(String((sells[0] as { error: Error }).error.message)).toBe(
+      `wallet ${empty.address} holds none of this token`,
+    );
+    expect(prepared(sells[1]).sale.gas).toBeGreaterThan(0n);
+  });
+
+  it("refuses more tokens than a wallet holds, naming the shortfall", async () => {
+    const token = await chain.createToken();
+    const [holder] = (await holders(token, 1)) as [LocalAccount];
+    const { sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [{ address: holder.address, amount: (await held(token, holder)) + parseEther("5") }],
+    });
+    const error = (sells[0] as { error: Error }).error;
+    expect(error).toBeInstanceOf(InsufficientTokensError);
+    expect(error.message).toContain("needs 5 more of token");
+  });
+
+  it("names a wallet whose BNB cannot pay the approval and the sale's gas", async () => {
+    const token = await chain.createToken();
+    const [holder] = (await holders(token, 1)) as [LocalAccount];
+    await chain.testClient.setBalance({ address: holder.address, value: 1000n });
+    const { sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [{ address: holder.address, amount: await held(token, holder) }],
+    });
+    expect((sells[0] as { error: Error }).error).toBeInstanceOf(InsufficientFundsError);
+  });
+
+  it("sends no approval for a wallet that already approved the launchpad", async () => {
+    const token = await chain.createToken();
+    const [holder] = (await holders(token, 1)) as [LocalAccount];
+    const amount = await held(token, holder);
+    await sellToken(chain.client, { ...addresses(), account: holder, token, amount: amount / 2n });
+    const sell = await prepareSell(chain.client, {
+      ...addresses(),
+      account: holder,
+      token,
+      amount: amount / 4n,
+    });
+    expect(sell.approval).toBeNull();
+    expect(sell.nonce).toBe(3);
+  });
+
+  it("prepares ten wallets' sells in three RPC requests", async () => {
+    const token = await chain.createToken();
+    const accounts = await holders(token, 10, parseEther("0.01"));
+    const amounts = await Promise.all(accounts.map((a) => held(token, a)));
+    const proxy = await startCountingProxy(chain.rpcUrl);
+    try {
+      const counted = createPublicClient({ transport: http(proxy.url), cacheTime: 0 });
+      const { sells } = await prepareSells(counted, {
+        ...addresses(),
+        token,
+        sellers: accounts.map((a, i) => ({ address: a.address, amount: amounts[i] as bigint })),
+      });
+      expect(sells.map(prepared)).toHaveLength(10);
+      expect(proxy.seen.flatMap((s) => s.methods).sort()).toEqual([
+        "eth_call",
+        "eth_gasPrice",
+        "eth_simulateV1",
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
