@@ -37,7 +37,7 @@ describe("the wallet manager after graduation", () => {
 
     // Someone else buys the rest of the curve: the token moves to its DEX pair.
     const outsider = privateKeyToAccount(generatePrivateKey());
-    await apiClient(server.url, null).faucet(outsider.address, "1");
+    await apiClient(server.url, launchedBundle.key).faucet(outsider.address, "1");
     const { route } = await buyToken(client, {
       account: outsider,
       ...contracts,

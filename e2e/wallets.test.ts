@@ -99,7 +99,10 @@ describe("the wallet manager", () => {
     );
     after.forEach((left, i) => {
       const had = before[i] ?? 0n;
-      expect(left).toBe(had - (had * 50n) / 100n);
+      // The launchpad trades whole gwei of a token: the half is rounded down to one.
+      const half = had - (had * 50n) / 100n;
+      expect(left - half).toBeGreaterThanOrEqual(0n);
+      expect(left - half).toBeLessThan(10n ** 9n);
     });
     await page.getByRole("button", { name: "[close]" }).click();
     await expect

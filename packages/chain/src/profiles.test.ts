@@ -24,7 +24,7 @@ describe("chain profiles", () => {
       `https://pancakeswap.finance/swap?outputCurrency=${token}`,
     );
     expect(tokenPageUrl(profiles.local, "launchpad", token)).toBeNull();
-    expect(tokenPageUrl(profiles.local, "dex", token)).toBe(`/wallets?token=${token}`);
+    expect(tokenPageUrl(profiles.local, "dex", token)).toBe(`/wallets/${token}`);
   });
 
   it("point BSC at four.meme's TokenManager2 and Helper3", () => {

@@ -59,7 +59,7 @@ export const profiles: Record<ChainName, ChainProfile> = {
     faucet: true,
     // No launchpad site or DEX site here: a graduated token trades from the wallet manager
     // (its sells go through the local DEX), so that is where its trade link opens.
-    tokenPages: { launchpad: null, dex: "/wallets?token={token}" },
+    tokenPages: { launchpad: null, dex: "/wallets/{token}" },
   },
   "bsc-testnet": {
     name: "bsc-testnet",

@@ -149,7 +149,7 @@ describe("POST /api/bundle/wallets/sell", () => {
     const row = (listed.body.bundles as Array<{ address: string; tradeUrl: string | null }>).find(
       (b) => b.address === bundle.token,
     );
-    expect(row?.tradeUrl).toBe(`/wallets?token=${bundle.token}`);
+    expect(row?.tradeUrl).toBe(`/wallets/${bundle.token}`);
   });
 
   it("answers a double click with the first click's transactions, selling once", async () => {

@@ -100,6 +100,7 @@ describe("selling from the bundle's wallets", () => {
         wallets: [1, 3, 4].map(walletAddress),
         amount: "50",
         isPercentage: true,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
     expect(statuses()).toEqual(["pending", "pending", "pending", "failed"]);
@@ -235,7 +236,12 @@ describe("selling the developer's tokens", () => {
     await settle();
 
     expect(sold).toEqual([
-      { address: fourWallets().bundle.address, amount: "1000000", isPercentage: false },
+      {
+        address: fourWallets().bundle.address,
+        amount: "1000000",
+        isPercentage: false,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
     ]);
     expect(statuses()).toEqual(["pending", "pending"]);
     await advance(3_000);
@@ -294,6 +300,7 @@ describe("emptying wallets", () => {
         address: fourWallets().bundle.address,
         wallets: [1, 3].map(walletAddress),
         receiver: RECEIVER,
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
     expect(toastTexts()).toContain("2 wallets emptied successfully");

@@ -2,6 +2,7 @@ import type { SellTransaction } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import toast from "react-hot-toast";
+import { randomUuid } from "../../../lib/key-store.ts";
 import { useEmptyWallets } from "../api/empty-wallets.ts";
 import { getBundleBalancesQueryOptions } from "../api/get-bundle-balances.ts";
 import { useSellDeveloper } from "../api/sell-developer.ts";
@@ -73,7 +74,9 @@ export function useBundleActions(input: BundleActionsInput) {
     const dialog = open("Selling tokens");
     const isPercentage = sellAmount.unit === "percent";
     sellWallets.mutate(
-      { address, wallets, amount, isPercentage },
+      // One id per click: the server answers a repeat of it (a retried request) with the
+      // transactions it already sent, instead of selling twice.
+      { address, wallets, amount, isPercentage, requestId: randomUuid() },
       {
         onSuccess: (response) => {
           dialog.fill(response.transactions);
@@ -95,7 +98,7 @@ export function useBundleActions(input: BundleActionsInput) {
     const dialog = open("Selling developer tokens");
     const isPercentage = developerAmount.unit === "percent";
     sellDeveloper.mutate(
-      { address, amount, isPercentage },
+      { address, amount, isPercentage, requestId: randomUuid() },
       {
         onSuccess: (response) => {
           // An approval that had to go first, then the sell itself.
@@ -115,7 +118,7 @@ export function useBundleActions(input: BundleActionsInput) {
     const receiver = input.receiver.trim();
     if (wallets.length === 0 || !receiver) return;
     emptyWallets.mutate(
-      { address, wallets, receiver },
+      { address, wallets, receiver, requestId: randomUuid() },
       {
         onSuccess: ({ results }) => {
           const emptied = results.filter((result) => result.success).length;
