@@ -1,6 +1,6 @@
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router";
-import { pageFromParam } from "../lib/pagination.ts";
+import { pageFromParam, pageRange } from "../lib/pagination.ts";
 
 /**
  * The page shown, kept in the URL (`?page=2`; none for page 1), so a reload or a shared link
@@ -23,4 +23,25 @@ export function usePageParam() {
     [setParams],
   );
   return [page, setPage] as const;
+}
+
+/**
+ * "Showing x-y of n" for a list the server pages, and the way back from past its end (its last
+ * item deleted, an old link): there the last real page replaces the one in the URL.
+ */
+export function useServerPageRange(
+  list: { page: number; pageSize: number; total: number } | undefined,
+  shown: number,
+  isPlaceholderData: boolean,
+  setPage: ReturnType<typeof usePageParam>[1],
+) {
+  const range = list
+    ? pageRange({ page: list.page, pageSize: list.pageSize, total: list.total, shown })
+    : null;
+  const pastEnd = list !== undefined && !isPlaceholderData && shown === 0 && list.page > 1;
+  const lastPage = range?.pageCount ?? 1;
+  useEffect(() => {
+    if (pastEnd) setPage(lastPage, { replace: true });
+  }, [pastEnd, lastPage, setPage]);
+  return range;
 }

@@ -10,11 +10,11 @@ import {
 } from "../../../components/launch/use-launch-execution.ts";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { CardSkeletons } from "../../../components/ui/card-skeletons.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { useNow } from "../../../hooks/use-now.ts";
-import { usePageParam } from "../../../hooks/use-page-param.ts";
-import { pageRange } from "../../../lib/pagination.ts";
+import { usePageParam, useServerPageRange } from "../../../hooks/use-page-param.ts";
 import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useCancelPayment } from "../api/cancel-payment.ts";
@@ -24,7 +24,6 @@ import { draftsListKey, useDrafts } from "../api/get-drafts.ts";
 import { usePayParam } from "../hooks/use-pay-param.ts";
 import type { DraftHeader } from "../utils/draft-status.ts";
 import { DraftCard } from "./draft-card.tsx";
-import { DraftSkeletons } from "./draft-skeletons.tsx";
 import { PaymentDialog } from "./payment-dialog.tsx";
 
 type Confirmation = { kind: "delete" | "cancel"; draft: DraftSummary };
@@ -55,20 +54,12 @@ export function DraftsPage() {
     if (failedAt) toast.error("Failed to fetch drafts", { id: "drafts-fetch" });
   }, [failedAt]);
 
-  const range = list
-    ? pageRange({
-        page: list.page,
-        pageSize: list.pageSize,
-        total: list.total,
-        shown: list.drafts.length,
-      })
-    : null;
-  // Past the last page (its last draft deleted, an old link): show the last real page.
-  const pastEnd = list && !drafts.isPlaceholderData && list.drafts.length === 0 && list.page > 1;
-  const lastPage = range?.pageCount ?? 1;
-  useEffect(() => {
-    if (pastEnd) setPage(lastPage, { replace: true });
-  }, [pastEnd, lastPage, setPage]);
+  const range = useServerPageRange(
+    list,
+    list?.drafts.length ?? 0,
+    drafts.isPlaceholderData,
+    setPage,
+  );
 
   const runConfirmed = ({ kind, draft }: Confirmation) => {
     const done = () => setConfirm(null);
@@ -94,7 +85,7 @@ export function DraftsPage() {
 
   return (
     <ContentLayout title="My Drafts">
-      {drafts.isPending && <DraftSkeletons />}
+      {drafts.isPending && <CardSkeletons label="loading drafts" testId="draft-skeleton" tall />}
 
       {drafts.isError && !drafts.data && (
         <div className="flex flex-col items-start gap-3" role="alert">

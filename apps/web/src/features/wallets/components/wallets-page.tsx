@@ -1,15 +1,13 @@
-import { useEffect } from "react";
 import { Link } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { CardSkeletons } from "../../../components/ui/card-skeletons.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
-import { usePageParam } from "../../../hooks/use-page-param.ts";
+import { usePageParam, useServerPageRange } from "../../../hooks/use-page-param.ts";
 import { failureText } from "../../../lib/api-error.ts";
-import { pageRange } from "../../../lib/pagination.ts";
 import { useBundles } from "../api/get-bundles.ts";
 import { WALLETS_MESSAGES } from "../utils/wallet-messages.ts";
 import { BundleCard } from "./bundle-card.tsx";
-import { BundleSkeletons } from "./bundle-skeletons.tsx";
 
 /** `/wallets`: the caller's launched tokens, 9 a page, each opening its wallets. */
 export function WalletsPage() {
@@ -17,20 +15,12 @@ export function WalletsPage() {
   const bundles = useBundles(page);
   const list = bundles.data;
 
-  const range = list
-    ? pageRange({
-        page: list.page,
-        pageSize: list.pageSize,
-        total: list.total,
-        shown: list.bundles.length,
-      })
-    : null;
-  // Past the last page (an old link): show the last real page.
-  const pastEnd = list && !bundles.isPlaceholderData && list.bundles.length === 0 && list.page > 1;
-  const lastPage = range?.pageCount ?? 1;
-  useEffect(() => {
-    if (pastEnd) setPage(lastPage, { replace: true });
-  }, [pastEnd, lastPage, setPage]);
+  const range = useServerPageRange(
+    list,
+    list?.bundles.length ?? 0,
+    bundles.isPlaceholderData,
+    setPage,
+  );
 
   return (
     <ContentLayout title="Wallet Manager">
@@ -43,7 +33,7 @@ export function WalletsPage() {
         )}
       </div>
 
-      {bundles.isPending && <BundleSkeletons />}
+      {bundles.isPending && <CardSkeletons label="loading bundles" testId="bundle-skeleton" />}
 
       {bundles.isError && !list && (
         <div className="flex flex-col items-start gap-3" role="alert">
