@@ -13,6 +13,11 @@ export {
   prepareEmpty,
 } from "./actions/emptyWallet.ts";
 export {
+  type GetAddressInfoParameters,
+  type GetAddressInfoReturnType,
+  getAddressInfo,
+} from "./actions/getAddressInfo.ts";
+export {
   type GetBalancesParameters,
   type GetBalancesReturnType,
   getBalances,

@@ -76,6 +76,12 @@ export const router = createBrowserRouter([
             lazy: page(() => import("../features/tx/components/tx-page.tsx").then((m) => m.TxPage)),
           },
           {
+            path: "address/:address",
+            lazy: page(() =>
+              import("../features/tx/components/address-page.tsx").then((m) => m.AddressPage),
+            ),
+          },
+          {
             path: "tools/bumper",
             lazy: page(() =>
               import("../features/bumper/components/bumper-page.tsx").then((m) => m.BumperPage),

@@ -42,26 +42,33 @@ export const aggregate3 = async (
   if (calls.length === 0) return [];
   const payloads: Hex[] = [];
   for (let i = 0; i < calls.length; i += callsPerRequest)
-    payloads.push(
-      encodeFunctionData({
-        abi: Multicall3Artifact.abi,
-        functionName: "aggregate3",
-        args: [
-          calls.slice(i, i + callsPerRequest).map((c) => ({
-            target: c.target,
-            allowFailure: c.allowFailure ?? false,
-            callData: c.callData,
-          })),
-        ],
-      }),
-    );
+    payloads.push(encodeAggregate3(calls.slice(i, i + callsPerRequest)));
   const answers = await ethCalls(client, payloads, what);
-  return answers.flatMap((data) =>
-    decodeFunctionResult({ abi: Multicall3Artifact.abi, functionName: "aggregate3", data }).map(
-      (result) => ({ success: result.success, returnData: result.returnData }),
-    ),
-  );
+  return answers.flatMap(decodeAggregate3);
 };
+
+/**
+ * One `aggregate3` call's calldata (to MULTICALL3_ADDRESS), for a caller that sends it in a
+ * JSON-RPC batch of its own beside other methods.
+ */
+export const encodeAggregate3 = (calls: readonly Aggregate3Call[]): Hex =>
+  encodeFunctionData({
+    abi: Multicall3Artifact.abi,
+    functionName: "aggregate3",
+    args: [
+      calls.map((c) => ({
+        target: c.target,
+        allowFailure: c.allowFailure ?? false,
+        callData: c.callData,
+      })),
+    ],
+  });
+
+/** An `aggregate3` call's answer, one result per call. */
+export const decodeAggregate3 = (data: Hex): Aggregate3Result[] =>
+  decodeFunctionResult({ abi: Multicall3Artifact.abi, functionName: "aggregate3", data }).map(
+    (result) => ({ success: result.success, returnData: result.returnData }),
+  );
 
 /** One `eth_call` to Multicall3 per payload, in one HTTP request. */
 const ethCalls = async (client: Client, payloads: Hex[], what: string): Promise<Hex[]> => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ADDRESS_PATTERN } from "../constants.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 
@@ -66,4 +67,63 @@ export const getTransactionRoute = defineRoute({
   access: "user",
   body: undefined,
   response: z.object({ success: z.literal(true), transaction: transactionSchema }),
+});
+
+export const addressParamsSchema = z.object({
+  address: z
+    .string()
+    .trim()
+    .regex(ADDRESS_PATTERN, "Invalid address: expected 0x followed by 40 hex digits"),
+});
+
+/** Transactions of the caller's one address page lists at most. */
+export const MAX_ADDRESS_TXS = 50;
+
+export const addressInfoSchema = z.object({
+  /** Checksummed. */
+  address: addressSchema,
+  /** BNB. */
+  balance: bnbValueSchema,
+  /** Transactions it sent (its next nonce). */
+  nonce: z.number().int(),
+  isContract: z.boolean(),
+  /** Set when the address is a token the launchpad created. */
+  token: z
+    .object({
+      name: z.string(),
+      symbol: z.string(),
+      /** Whole tokens, a decimal string. */
+      totalSupply: z.string(),
+      /** It trades on the DEX, no longer on the bonding curve. */
+      graduated: z.boolean(),
+    })
+    .nullable(),
+  /**
+   * The caller's transactions the server sent from or to this address (its own records),
+   * newest first, at most MAX_ADDRESS_TXS.
+   */
+  transactions: z.array(
+    z.object({
+      hash: z.string(),
+      purpose: z.string(),
+      /** The transaction manager's status: signed, sent, mined, reverted, replaced, dropped. */
+      status: z.string(),
+      blockNumber: z.string().nullable(),
+      from: addressSchema,
+      to: addressSchema.nullable(),
+    }),
+  ),
+});
+export type AddressInfo = z.infer<typeof addressInfoSchema>;
+
+/**
+ * One address as the chain knows it, with the caller's transactions the server sent from or to
+ * it: the app's own address page, where addresses link on a chain without a block explorer.
+ */
+export const getAddressRoute = defineRoute({
+  method: "GET",
+  path: "/api/tx/address/:address",
+  access: "user",
+  body: undefined,
+  response: z.object({ success: z.literal(true), address: addressInfoSchema }),
 });

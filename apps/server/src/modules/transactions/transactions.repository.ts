@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, like, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
@@ -66,6 +66,21 @@ export class TransactionsRepository {
   async byHashes(hashes: string[]): Promise<TxRow[]> {
     if (hashes.length === 0) return [];
     return this.db.select().from(chainTxs).where(inArray(chainTxs.txHash, hashes));
+  }
+
+  /** One owner's transactions from or to `address` (checksummed), newest first. */
+  async involving(address: string, ownerId: string, limit: number): Promise<TxRow[]> {
+    return this.db
+      .select()
+      .from(chainTxs)
+      .where(
+        and(
+          eq(chainTxs.ownerId, ownerId),
+          or(eq(chainTxs.from, address), eq(chainTxs.to, address)),
+        ),
+      )
+      .orderBy(desc(chainTxs.createdAt), desc(chainTxs.nonce))
+      .limit(limit);
   }
 
   /** The nonces at or above `from` that live transactions of `address` hold. */

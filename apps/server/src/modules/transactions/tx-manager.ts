@@ -241,6 +241,11 @@ export class TxManager {
     return this.repo.byHashes(hashes);
   }
 
+  /** One owner's transactions from or to `address`, newest first, at most `limit`. */
+  involving(address: Address, ownerId: string, limit: number): Promise<TxRow[]> {
+    return this.repo.involving(getAddress(address), ownerId, limit);
+  }
+
   /** Transactions from these addresses that are not final yet (a wallet with one in flight). */
   openFrom(addresses: Address[]): Promise<TxRow[]> {
     return this.repo.openFrom(addresses.map((a) => getAddress(a)));

@@ -1,6 +1,13 @@
-import { getTransactionRoute, txHashSchema, txStatusRoute } from "@bundler/shared";
+import {
+  addressParamsSchema,
+  getAddressRoute,
+  getTransactionRoute,
+  txHashSchema,
+  txStatusRoute,
+} from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
+import { requireUser } from "../../lib/access.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { TxService } from "./tx.service.ts";
 
@@ -15,6 +22,18 @@ export const txRoutes =
       handler: async (request) => ({
         success: true as const,
         statuses: await txs.statuses(request.body.txHashes as Hex[]),
+      }),
+    });
+
+    // Registered before /api/tx/:hash for the reader; the router prefers the static segment anyway.
+    app.route({
+      method: getAddressRoute.method,
+      url: getAddressRoute.path,
+      schema: { params: addressParamsSchema },
+      config: { access: getAddressRoute.access },
+      handler: async (request) => ({
+        success: true as const,
+        address: await txs.address(request.params.address as Address, requireUser(request).id),
       }),
     });
 

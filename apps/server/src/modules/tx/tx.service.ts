@@ -1,6 +1,18 @@
-import { getTxStatuses, rpcBatch } from "@bundler/chain";
-import type { Transaction, TxStatusEntry } from "@bundler/shared";
-import { formatEther, getAddress, type Hex, TransactionNotFoundError } from "viem";
+import { getAddressInfo, getTxStatuses, rpcBatch } from "@bundler/chain";
+import {
+  type AddressInfo,
+  MAX_ADDRESS_TXS,
+  type Transaction,
+  type TxStatusEntry,
+} from "@bundler/shared";
+import {
+  type Address,
+  formatEther,
+  formatUnits,
+  getAddress,
+  type Hex,
+  TransactionNotFoundError,
+} from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
@@ -86,6 +98,43 @@ export class TxService {
         ];
       }),
     );
+  }
+
+  /**
+   * One address: what the chain says (one batched read) and, beside it (one database read),
+   * the transactions the server sent from or to it for `ownerId` — only the caller's own: a
+   * dispersal's hops must not show up on another user's page.
+   */
+  async address(address: Address, ownerId: string): Promise<AddressInfo> {
+    const chain = requireChain(this.chain);
+    const checksummed = getAddress(address);
+    const [info, rows] = await Promise.all([
+      getAddressInfo(chain.client, {
+        address: checksummed,
+        ...(chain.trade ? { helper: chain.trade.helper } : {}),
+      }),
+      this.txm?.involving(checksummed, ownerId, MAX_ADDRESS_TXS) ?? [],
+    ]);
+    return {
+      address: checksummed,
+      balance: formatEther(info.balance),
+      nonce: info.nonce,
+      isContract: info.isContract,
+      token: info.token && {
+        name: info.token.name,
+        symbol: info.token.symbol,
+        totalSupply: formatUnits(info.token.totalSupply, info.token.decimals),
+        graduated: info.token.graduated,
+      },
+      transactions: rows.map((row) => ({
+        hash: row.txHash,
+        purpose: row.purpose,
+        status: row.status,
+        blockNumber: row.blockNumber === null ? null : row.blockNumber.toString(),
+        from: row.from,
+        to: row.to,
+      })),
+    };
   }
 
   async transaction(hash: Hex): Promise<Transaction> {

@@ -1,13 +1,15 @@
 import type { Transaction } from "@bundler/shared";
-import type { ReactNode } from "react";
 import { useParams } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
+import { AddressLink } from "../../../components/ui/address-link.tsx";
 import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { failureText } from "../../../lib/api-error.ts";
 import { formatBnb } from "../../../lib/bnb.ts";
+import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useTransaction } from "../api/get-transaction.ts";
+import { DetailRow } from "./detail-row.tsx";
 
 const STATUS_TONES: Record<Transaction["status"], string> = {
   success: "text-ok",
@@ -15,15 +17,6 @@ const STATUS_TONES: Record<Transaction["status"], string> = {
   error: "text-bad",
   pending: "text-accent",
 };
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1 sm:grid-cols-[8rem_1fr]">
-      <dt className="text-faint">{label}</dt>
-      <dd className="min-w-0 break-all text-fg">{children}</dd>
-    </div>
-  );
-}
 
 /**
  * `/tx/{hash}`: one transaction as the chain knows it. Hashes link here on a chain without a
@@ -33,6 +26,7 @@ export function TxPage() {
   const { hash = "" } = useParams();
   const query = useTransaction(hash);
   const tx = query.data?.transaction;
+  const explorerUrl = usePublicConfig().data?.explorerUrl ?? null;
   return (
     <ContentLayout title="Transaction">
       <Section title="Transaction">
@@ -49,26 +43,36 @@ export function TxPage() {
         )}
         {tx && (
           <dl className="flex flex-col gap-2 text-sm" data-testid="transaction">
-            <Row label="Status">
+            <DetailRow label="Status">
               <span className={STATUS_TONES[tx.status]} data-testid="tx-status">
                 {tx.status}
               </span>
               {tx.status === "pending" && <Spinner />}
-            </Row>
-            {tx.reason && <Row label="Reason">{tx.reason}</Row>}
-            <Row label="Block">{tx.blockNumber ?? "not mined yet"}</Row>
-            {tx.timestamp && <Row label="Time">{new Date(tx.timestamp).toLocaleString()}</Row>}
-            <Row label="From">{tx.from}</Row>
-            <Row label="To">{tx.to ?? "contract creation"}</Row>
-            <Row label="Value">
-              <span title={`${tx.value} BNB`}>{formatBnb(tx.value)} BNB</span>
-            </Row>
-            {tx.fee && (
-              <Row label="Gas fee">
-                <span title={`${tx.fee} BNB`}>{formatBnb(tx.fee)} BNB</span>
-              </Row>
+            </DetailRow>
+            {tx.reason && <DetailRow label="Reason">{tx.reason}</DetailRow>}
+            <DetailRow label="Block">{tx.blockNumber ?? "not mined yet"}</DetailRow>
+            {tx.timestamp && (
+              <DetailRow label="Time">{new Date(tx.timestamp).toLocaleString()}</DetailRow>
             )}
-            <Row label="Nonce">{tx.nonce}</Row>
+            <DetailRow label="From">
+              <AddressLink address={tx.from} explorerUrl={explorerUrl} inPlace />
+            </DetailRow>
+            <DetailRow label="To">
+              {tx.to ? (
+                <AddressLink address={tx.to} explorerUrl={explorerUrl} inPlace />
+              ) : (
+                "contract creation"
+              )}
+            </DetailRow>
+            <DetailRow label="Value">
+              <span title={`${tx.value} BNB`}>{formatBnb(tx.value)} BNB</span>
+            </DetailRow>
+            {tx.fee && (
+              <DetailRow label="Gas fee">
+                <span title={`${tx.fee} BNB`}>{formatBnb(tx.fee)} BNB</span>
+              </DetailRow>
+            )}
+            <DetailRow label="Nonce">{tx.nonce}</DetailRow>
           </dl>
         )}
       </Section>

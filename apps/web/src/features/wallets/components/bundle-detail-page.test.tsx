@@ -45,11 +45,44 @@ describe("a bundle's page", () => {
     expect(await screen.findByText("bundle list")).toBeTruthy();
   });
 
-  it("links no explorer on a chain without one", async () => {
+  it("links no explorer on a chain without one: the app's own address pages instead", async () => {
+    const { address } = bundleFixture();
     renderBundlePage();
     await screen.findByRole("heading", { name: "$MCAT" });
     expect(screen.queryByRole("link", { name: "[explorer]" })).toBeNull();
     expect(screen.queryByRole("link", { name: "[trade]" })).toBeNull();
+    const links = within(screen.getByRole("navigation", { name: "Token links" }));
+    expect(links.getByRole("link", { name: "[address page]" }).getAttribute("href")).toBe(
+      `/address/${address}`,
+    );
+    const row = screen.getAllByTestId("wallet-row")[0] as HTMLElement;
+    expect(within(row).getByRole("link").getAttribute("href")).toBe(`/address/${walletAddress(1)}`);
+    const developer = within(screen.getByTestId("developer-address")).getByRole("link");
+    expect(developer.getAttribute("href")).toBe(`/address/${DEVELOPER}`);
+  });
+
+  it("links wallet and developer addresses to the explorer when there is one", async () => {
+    renderBundlePage(fourWallets, { explorerUrl: "https://bscscan.com" });
+    const row = (await screen.findAllByTestId("wallet-row"))[0] as HTMLElement;
+    expect(within(row).getByRole("link").getAttribute("href")).toBe(
+      `https://bscscan.com/address/${walletAddress(1)}`,
+    );
+    expect(
+      within(screen.getByTestId("developer-address")).getByRole("link").getAttribute("href"),
+    ).toBe(`https://bscscan.com/address/${DEVELOPER}`);
+  });
+
+  it("does not toggle a wallet when its address link is clicked", async () => {
+    renderBundlePage();
+    const row = (await screen.findAllByTestId("wallet-row"))[0] as HTMLElement;
+    const before = row.getAttribute("aria-selected");
+    within(row)
+      .getByRole("link")
+      .addEventListener("click", (e) => e.preventDefault());
+    await userEvent.click(within(row).getByRole("link"));
+    expect(row.getAttribute("aria-selected")).toBe(before);
+    await userEvent.click(row);
+    expect(row.getAttribute("aria-selected")).not.toBe(before);
   });
 
   it("says so when the bundle is not the caller's", async () => {

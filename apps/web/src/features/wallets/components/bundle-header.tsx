@@ -2,7 +2,7 @@ import type { Bundle } from "@bundler/shared";
 import toast from "react-hot-toast";
 import { Link } from "react-router";
 import { copyText } from "../../../lib/clipboard.ts";
-import { explorerAddressUrl } from "../utils/explorer-links.ts";
+import { explorerAddressUrl } from "../../../lib/explorer-links.ts";
 import { BundleBadge } from "./bundle-badge.tsx";
 import { TokenImage } from "./token-image.tsx";
 
@@ -14,7 +14,10 @@ function ExternalLink({ href, children }: { href: string; children: string }) {
   );
 }
 
-/** The bundle's token: logo, ticker, address, and where to look at it. */
+/**
+ * The bundle's token: logo, ticker, address, and where to look at it: the explorer's token page,
+ * or on a chain without one (the local chain) the app's own address page.
+ */
 export function BundleHeader({
   bundle,
   explorerUrl,
@@ -49,7 +52,9 @@ export function BundleHeader({
           </button>
         </div>
         <nav aria-label="Token links" className="flex flex-wrap gap-x-4 gap-y-1">
-          {explorer && <ExternalLink href={explorer}>[explorer]</ExternalLink>}
+          <ExternalLink href={explorer}>
+            {explorerUrl ? "[explorer]" : "[address page]"}
+          </ExternalLink>
           {bundle.launchpadUrl && (
             <ExternalLink href={bundle.launchpadUrl}>[launchpad page]</ExternalLink>
           )}

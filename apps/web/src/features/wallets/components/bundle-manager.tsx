@@ -51,7 +51,7 @@ export function BundleManager({
       <BundleHeader bundle={bundle} explorerUrl={explorerUrl} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="flex min-w-0 flex-col gap-4">
-          <WalletSelector balances={balances} selection={selection} />
+          <WalletSelector balances={balances} selection={selection} explorerUrl={explorerUrl} />
           <SupplyPanel
             current={supply}
             before={before}
@@ -70,6 +70,7 @@ export function BundleManager({
           {developer && (
             <SellDeveloperPanel
               developer={developer}
+              explorerUrl={explorerUrl}
               state={developerAmount}
               ticker={bundle.ticker}
               busy={actions.sellingDeveloper}

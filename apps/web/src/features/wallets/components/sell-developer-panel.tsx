@@ -1,4 +1,5 @@
 import type { WalletBalance } from "@bundler/shared";
+import { AddressLink } from "../../../components/ui/address-link.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
@@ -10,12 +11,14 @@ import { SellAmountControls } from "./sell-amount-controls.tsx";
 /** "Sell Developer Tokens": the deployer wallet's own tokens. Shown only while it holds some. */
 export function SellDeveloperPanel({
   developer,
+  explorerUrl,
   state,
   ticker,
   busy,
   onSell,
 }: {
   developer: WalletBalance;
+  explorerUrl: string | null;
   state: SellAmountState;
   ticker: string;
   busy: boolean;
@@ -26,7 +29,7 @@ export function SellDeveloperPanel({
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
         <dt className="text-faint">Developer</dt>
         <dd className="break-all text-fg" data-testid="developer-address">
-          {developer.address}
+          <AddressLink address={developer.address} explorerUrl={explorerUrl} />
         </dd>
         <dt className="text-faint">Tokens</dt>
         <dd className="text-fg" data-testid="developer-tokens">

@@ -31,17 +31,20 @@ const choiceOf = (sorting: SortingState): SortChoice => {
 export function WalletSelector({
   balances,
   selection,
+  explorerUrl,
 }: {
   balances: WalletBalance[];
   selection: WalletSelection;
+  explorerUrl: string | null;
 }) {
   const [search, setSearch] = useState("");
   const [sorting, setSorting] = useState<SortingState>([]);
   // A new filter array every render would make the table recompute and reset its state in a loop.
   const columnFilters = useMemo(() => (search ? [{ id: "address", value: search }] : []), [search]);
+  const columns = useMemo(() => walletColumns(explorerUrl), [explorerUrl]);
   const table = useReactTable({
     data: balances,
-    columns: walletColumns,
+    columns,
     state: { sorting, columnFilters },
     onSortingChange: setSorting,
     // There are no pages to go back to: nothing to reset when the rows change.
