@@ -73,7 +73,9 @@ for (const ws of workspaceDirs) {
     checked++;
     const range = pkg.engines?.node;
     if (typeof range !== "string") continue; // none, or the legacy array form npm ignores
-    const excluded = versions.filter((v) => !semver.satisfies(v, range, { includePrerelease: true }));
+    const excluded = versions.filter(
+      (v) => !semver.satisfies(v, range, { includePrerelease: true }),
+    );
     if (excluded.length > 0) {
       bad.push(`${pkg.name}@${pkg.version} requires node "${range}" (excludes ${excluded.join(", ")})
     at ${path.relative(root, dir)}`);
