@@ -78,6 +78,11 @@ export class KeyCache implements ChannelHandlers {
     this.unknown.clear();
   }
 
+  /** Whether it serves answers: the listener is connected. */
+  get isListening(): boolean {
+    return this.live;
+  }
+
   get size(): number {
     return this.known.size + this.unknown.size;
   }
