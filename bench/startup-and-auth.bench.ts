@@ -1,7 +1,10 @@
 // Startup time (cold: empty data dir; warm: same dir again) and the cost of auth
-// (POST /api/auth/key/validate against GET /api/health) on the real server.
+// (POST /api/auth/key/validate against GET /api/health) on the real server: on the embedded
+// database, and on Postgres too when DATABASE_URL is set (in a fresh database, dropped after).
+// Validate should be close to health (target >= 0.8x): a cached key costs no database read.
 // Prints figures and ratios; asserts nothing.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
 import { type LoadResult, type LoadTarget, measure } from "./lib/load.ts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
 import {
@@ -29,11 +32,25 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : "n/a
 
 const dataDirs = new Set<string>();
 const anvilPorts = new Set<number>();
+const databases = new Set<string>();
+
+/** Runs one statement on the Postgres server at DATABASE_URL. */
+const onPostgres = async (statement: string) => {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+};
 
 const cleanup = async () => {
   await stopAllServers();
   for (const dir of dataDirs) removeDir(dir);
   dataDirs.clear();
+  for (const name of databases) await onPostgres(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  databases.clear();
 };
 
 onInterrupt(cleanup);
@@ -115,6 +132,29 @@ const auth = async (server: RunningServer) => {
 const describe = (name: string, result: LoadResult) =>
   `${name} ${rps(result.rps)} p99 ${result.p99Ms} ms (non-2xx ${result.non2xx})`;
 
+/** The same load on a server using a fresh database on the Postgres at DATABASE_URL. */
+const postgresAuth = async (baseUrl: string) => {
+  const name = `lb_bench_${randomBytes(4).toString("hex")}`;
+  await onPostgres(`CREATE DATABASE ${name}`);
+  databases.add(name);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const dataDir = makeDataDir();
+  dataDirs.add(dataDir);
+  const server = await startServer({ dataDir, env: { DATABASE_URL: url.toString() } });
+  anvilPorts.add(server.anvilPort);
+  try {
+    return await auth(server);
+  } finally {
+    await server.stop();
+  }
+};
+
+const authLine = (database: string, { validate, health }: Awaited<ReturnType<typeof auth>>) =>
+  `auth      ${database.padEnd(8)} ${describe("validate", validate)} | ${describe("health", health)} | ` +
+  `validate/health ${(validate.rps / health.rps).toFixed(2)}x (target >= 0.8x)   ` +
+  `p99 validate/health ${ratio(validate.p99Ms, health.p99Ms)}`;
+
 const main = async () => {
   const began = performance.now();
   say(`startup: ${RUNS} cold + ${RUNS} warm starts of apps/server/src/main.ts`);
@@ -122,8 +162,12 @@ const main = async () => {
   say(
     `auth: autocannon, ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up`,
   );
+  say("  on pglite");
   const results = await auth(times.running);
   await times.running.stop();
+  const postgresUrl = process.env.DATABASE_URL;
+  if (postgresUrl) say("  on postgres");
+  const onPg = postgresUrl ? await postgresAuth(postgresUrl) : undefined;
   const leftover = [...anvilPorts].flatMap(anvilPids);
 
   const { validate, health, news } = results;
@@ -132,11 +176,8 @@ const main = async () => {
     `startup   cold ${times.cold.toFixed(1)} s (median of ${RUNS})   ` +
       `warm ${times.warm.toFixed(1)} s (median of ${RUNS})   cold/warm ${(times.cold / times.warm).toFixed(1)}x`,
   );
-  say(
-    `auth      ${describe("validate", validate)} | ${describe("health", health)} | ` +
-      `health/validate ${(health.rps / validate.rps).toFixed(1)}x   ` +
-      `p99 validate/health ${ratio(validate.p99Ms, health.p99Ms)}`,
-  );
+  say(authLine("pglite", results));
+  say(onPg ? authLine("postgres", onPg) : "auth      postgres (set DATABASE_URL to measure it)");
   say(
     `db read   ${describe("news", news)} | health/news ${(health.rps / news.rps).toFixed(1)}x | ` +
       `news/validate ${(news.rps / validate.rps).toFixed(1)}x`,

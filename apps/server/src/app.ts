@@ -16,6 +16,7 @@ import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { Realtime } from "./lib/realtime.ts";
+import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
@@ -100,10 +101,15 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
 
+  const keys = new KeyCache();
   const auth = new AuthService(
     new AuthRepository(options.database.db),
     options.freeKeysPerIpPerDay,
+    keys,
   );
+  // Checking a key reads the cache; the `users` triggers tell every process what to forget.
+  const stopListening = await options.database.listen(AUTH_KEYS_CHANNEL, keys);
+  server.addHook("onClose", stopListening);
   const news = new NewsRepository(options.database.db);
   const realtime = new Realtime(
     server.server,

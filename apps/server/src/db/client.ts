@@ -6,6 +6,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { type ChannelHandlers, listenPg, type StopListening } from "./pg-listener.ts";
 import * as schema from "./schema.ts";
 
 /**
@@ -20,6 +21,12 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /**
+   * Hears `NOTIFY channel` (or `pg_notify`) from every process on this database: on Postgres
+   * through a dedicated connection that reconnects when it drops; on PGlite, which one process
+   * owns, in process. Stop it before `close`.
+   */
+  listen(channel: string, handlers: ChannelHandlers): Promise<StopListening>;
   close(): Promise<void>;
 }
 
@@ -43,7 +50,13 @@ export const openDatabase = async (options: {
     });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db, kind: "postgres", close: () => pool.end() };
+    const { databaseUrl } = options;
+    return {
+      db,
+      kind: "postgres",
+      listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
+      close: () => pool.end(),
+    };
   }
   let dir: string | undefined;
   if (options.dataDir) {
@@ -53,5 +66,16 @@ export const openDatabase = async (options: {
   const client = await PGlite.create(dir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    listen: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, (payload) => handlers.message(payload));
+      handlers.listening();
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
+    close: () => client.close(),
+  };
 };

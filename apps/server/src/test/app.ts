@@ -26,10 +26,12 @@ export interface TestApp extends App {
 
 /**
  * The real app on a fresh database, for `inject` or for listening on a free port; a random
- * master key unless the caller gives one (a test chain derives its signer from it).
+ * master key unless the caller gives one (a test chain derives its signer from it). Given a
+ * `database`, it is a second server process on that database, and `close` leaves it open.
  */
 export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promise<TestApp> => {
-  const database = await createTestDatabase();
+  const ownsDatabase = !overrides.database;
+  const database = overrides.database ?? (await createTestDatabase());
   const options: AppOptions = {
     database,
     publicConfig: testPublicConfig,
@@ -60,7 +62,7 @@ export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promis
       }),
     close: async () => {
       await app.server.close();
-      await database.close();
+      if (ownsDatabase) await database.close();
     },
   };
 };

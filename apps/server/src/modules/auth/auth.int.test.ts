@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { rowCounts } from "../../test/row-counts.ts";
-import { AuthRepository } from "./auth.repository.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -139,9 +138,8 @@ describe("POST /api/auth/key/validate", () => {
 
   it("answers 401 for a deactivated key", async () => {
     const { key } = (await generate("device-revoked1")).json();
-    const repository = new AuthRepository(app.database.db);
     const user = await app.auth.authenticate(key);
-    await repository.setActive(user?.id ?? "", false);
+    await app.auth.setActive(user?.id ?? "", false);
     expect((await validate(key)).statusCode).toBe(401);
   });
 

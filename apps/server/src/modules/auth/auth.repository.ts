@@ -80,7 +80,23 @@ export class AuthRepository {
     return row !== undefined;
   }
 
-  async setActive(id: string, isActive: boolean): Promise<void> {
-    await this.db.update(users).set({ isActive }).where(eq(users.id, id));
+  /** Answers the key's digest, or undefined when no key has that id. */
+  async setActive(id: string, isActive: boolean): Promise<string | undefined> {
+    const [row] = await this.db
+      .update(users)
+      .set({ isActive })
+      .where(eq(users.id, id))
+      .returning({ keyHash: users.keyHash });
+    return row?.keyHash;
+  }
+
+  /** Answers the key's digest, or undefined when no key has that id. */
+  async setRole(id: string, role: Role): Promise<string | undefined> {
+    const [row] = await this.db
+      .update(users)
+      .set({ role })
+      .where(eq(users.id, id))
+      .returning({ keyHash: users.keyHash });
+    return row?.keyHash;
   }
 }

@@ -6,9 +6,10 @@ import {
   hashAccessKey,
 } from "../../lib/crypto.ts";
 import { ConflictError, TooManyRequestsError, UnauthorizedError } from "../../lib/errors.ts";
+import { type CachedKey, KeyCache } from "./auth.cache.ts";
 import type { AuthRepository } from "./auth.repository.ts";
 
-/** Last use is recorded at most this often, so validating a key stays a single read. */
+/** Last use is recorded at most this often, so validating a key stays a cache hit. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthUser {
@@ -20,6 +21,8 @@ export class AuthService {
   constructor(
     private readonly repository: AuthRepository,
     private readonly freeKeysPerIpPerDay: number = FREE_KEYS_PER_IP_PER_DAY,
+    /** Serves nothing until it hears the database (see app.ts); the CLI never enables it. */
+    readonly keys: KeyCache = new KeyCache(),
   ) {}
 
   /**
@@ -69,12 +72,43 @@ export class AuthService {
   async authenticate(key: string | undefined): Promise<AuthUser | null> {
     if (!key) return null;
     const keyHash = hashAccessKey(key);
-    const row = await this.repository.findByKeyHash(keyHash);
-    if (!row?.isActive || !digestsEqual(row.keyHash, keyHash)) return null;
-    if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-      await this.repository.touch(row.id);
+    let entry = this.keys.get(keyHash);
+    if (entry === undefined) {
+      const generation = this.keys.begin();
+      entry = await this.lookUp(keyHash);
+      this.keys.set(keyHash, entry, generation);
     }
-    return { id: row.id, role: row.role };
+    if (!entry?.user) return null;
+    if (entry.lastUsedAt === null || Date.now() - entry.lastUsedAt > TOUCH_INTERVAL_MS) {
+      // Set first, so requests arriving meanwhile don't record the same use again.
+      entry.lastUsedAt = Date.now();
+      await this.repository.touch(entry.user.id);
+    }
+    return entry.user;
+  }
+
+  private async lookUp(keyHash: string): Promise<CachedKey | null> {
+    const row = await this.repository.findByKeyHash(keyHash);
+    if (!row || !digestsEqual(row.keyHash, keyHash)) return null;
+    return {
+      user: row.isActive ? Object.freeze({ id: row.id, role: row.role }) : null,
+      lastUsedAt: row.lastUsedAt?.getTime() ?? null,
+    };
+  }
+
+  /**
+   * Turns a key on or off. This process forgets the key at once; the others when the
+   * database's trigger notifies them (within a second), or when their cached answer expires.
+   */
+  async setActive(id: string, isActive: boolean): Promise<void> {
+    const keyHash = await this.repository.setActive(id, isActive);
+    if (keyHash) this.keys.forget(keyHash);
+  }
+
+  /** Changes a key's role; it takes effect like `setActive`. */
+  async setRole(id: string, role: Role): Promise<void> {
+    const keyHash = await this.repository.setRole(id, role);
+    if (keyHash) this.keys.forget(keyHash);
   }
 
   async validate(key: string): Promise<AuthUser> {
