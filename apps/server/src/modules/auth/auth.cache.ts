@@ -1,9 +1,15 @@
+import type { Role } from "@bundler/shared";
 import { LRUCache } from "lru-cache";
 import type { ChannelHandlers } from "../../db/pg-listener.ts";
-import type { AuthUser } from "./auth.service.ts";
 
 /** The channel the `users` triggers (migration 0007) announce changed key digests on. */
 export const AUTH_KEYS_CHANNEL = "auth_keys";
+
+/** Who a request with a valid access key is. */
+export interface AuthUser {
+  id: string;
+  role: Role;
+}
 
 /** What one key digest authenticates as: `user` is null for a deactivated key. */
 export interface CachedKey {

@@ -6,16 +6,13 @@ import {
   hashAccessKey,
 } from "../../lib/crypto.ts";
 import { ConflictError, TooManyRequestsError, UnauthorizedError } from "../../lib/errors.ts";
-import { type CachedKey, KeyCache } from "./auth.cache.ts";
+import { type AuthUser, type CachedKey, KeyCache } from "./auth.cache.ts";
 import type { AuthRepository } from "./auth.repository.ts";
+
+export type { AuthUser };
 
 /** Last use is recorded at most this often, so validating a key stays a cache hit. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface AuthUser {
-  id: string;
-  role: Role;
-}
 
 export class AuthService {
   constructor(

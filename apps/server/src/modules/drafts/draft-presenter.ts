@@ -4,11 +4,17 @@ import {
   type DraftSummary,
   draftLogoPath,
   type TokenInfo,
+  type WalletConfig,
 } from "@bundler/shared";
-import { formatEther } from "viem";
+import { type Address, formatEther } from "viem";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
 import type { DraftRow, PaymentRow } from "./drafts.repository.ts";
-import type { StoredWalletConfig } from "./drafts.service.ts";
+
+/** walletConfig as stored: addresses only, the keys live in wallet_keys. */
+export interface StoredWalletConfig extends Omit<WalletConfig, "wallets" | "tipPayer"> {
+  wallets: Array<{ address: Address; buyValue: string; tokenAmount?: string | undefined }>;
+  tipPayer?: Address | undefined;
+}
 
 /**
  * What a draft and its summary share: status, open payment, expiry, refunds, launch, and why it

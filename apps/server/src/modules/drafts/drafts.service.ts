@@ -7,7 +7,6 @@ import {
   launchReadinessError,
   QUOTAS,
   type TokenInfo,
-  type WalletConfig,
 } from "@bundler/shared";
 import { type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -16,7 +15,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
-import { toDraft, toDraftSummary } from "./draft-presenter.ts";
+import { type StoredWalletConfig, toDraft, toDraftSummary } from "./draft-presenter.ts";
 import type {
   AddressesRow,
   DraftRow,
@@ -31,11 +30,7 @@ export const DRAFT_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 export type ParsedDraftInput = z.output<typeof draftInputSchema>;
 
-/** walletConfig as stored: addresses only, the keys live in wallet_keys. */
-export interface StoredWalletConfig extends Omit<WalletConfig, "wallets" | "tipPayer"> {
-  wallets: Array<{ address: Address; buyValue: string; tokenAmount?: string | undefined }>;
-  tipPayer?: Address | undefined;
-}
+export type { StoredWalletConfig };
 
 /** Statuses whose draft cannot change. A draft waiting for its payment can: the fee is per draft. */
 const LOCKED: Record<string, string> = {
