@@ -9,9 +9,9 @@ import {
   useLaunchExecution,
 } from "../../../components/launch/use-launch-execution.ts";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
-import { Button } from "../../../components/ui/button.tsx";
 import { CardSkeletons } from "../../../components/ui/card-skeletons.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
+import { LoadProblem } from "../../../components/ui/load-problem.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { useNow } from "../../../hooks/use-now.ts";
 import { usePageParam, useServerPageRange } from "../../../hooks/use-page-param.ts";
@@ -88,12 +88,7 @@ export function DraftsPage() {
       {drafts.isPending && <CardSkeletons label="loading drafts" testId="draft-skeleton" tall />}
 
       {drafts.isError && !drafts.data && (
-        <div className="flex flex-col items-start gap-3" role="alert">
-          <p className="text-bad">Failed to fetch drafts</p>
-          <Button variant="bracket" onClick={() => void drafts.refetch()}>
-            [retry]
-          </Button>
-        </div>
+        <LoadProblem message="Failed to fetch drafts" onRetry={() => void drafts.refetch()} />
       )}
 
       {list && list.total === 0 && (

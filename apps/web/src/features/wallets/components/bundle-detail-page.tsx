@@ -1,7 +1,7 @@
 import { ADDRESS_PATTERN } from "@bundler/shared";
 import { Link, useParams } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
-import { Button } from "../../../components/ui/button.tsx";
+import { LoadProblem } from "../../../components/ui/load-problem.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError, failureText } from "../../../lib/api-error.ts";
 import { usePublicConfig } from "../../../lib/public-config.ts";
@@ -10,19 +10,11 @@ import { BundleManager } from "./bundle-manager.tsx";
 
 function Problem({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
-    <div className="flex flex-col items-start gap-3" role="alert">
-      <p className="whitespace-pre-line text-bad">{message}</p>
-      <div className="flex gap-4">
-        {onRetry && (
-          <Button variant="bracket" onClick={onRetry}>
-            [retry]
-          </Button>
-        )}
-        <Link to="/wallets" className="text-dim hover:text-accent">
-          [back]
-        </Link>
-      </div>
-    </div>
+    <LoadProblem message={message} onRetry={onRetry}>
+      <Link to="/wallets" className="text-dim hover:text-accent">
+        [back]
+      </Link>
+    </LoadProblem>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
-import { Button } from "../../../components/ui/button.tsx";
 import { CardSkeletons } from "../../../components/ui/card-skeletons.tsx";
+import { LoadProblem } from "../../../components/ui/load-problem.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { usePageParam, useServerPageRange } from "../../../hooks/use-page-param.ts";
 import { failureText } from "../../../lib/api-error.ts";
@@ -36,12 +36,10 @@ export function WalletsPage() {
       {bundles.isPending && <CardSkeletons label="loading bundles" testId="bundle-skeleton" />}
 
       {bundles.isError && !list && (
-        <div className="flex flex-col items-start gap-3" role="alert">
-          <p className="text-bad">{failureText(bundles.error, "Failed to load bundles")}</p>
-          <Button variant="bracket" onClick={() => void bundles.refetch()}>
-            [retry]
-          </Button>
-        </div>
+        <LoadProblem
+          message={failureText(bundles.error, "Failed to load bundles")}
+          onRetry={() => void bundles.refetch()}
+        />
       )}
 
       {list && list.total === 0 && (
