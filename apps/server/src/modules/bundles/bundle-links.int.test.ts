@@ -19,12 +19,15 @@ let app: TestApp;
 let key: string;
 let known: LaunchedBundle;
 let unknown: LaunchedBundle;
+/** How often four.meme was asked about the known token. */
+let askedForKnown = 0;
 
 beforeAll(async () => {
   testChain = await startTestChain(masterKey);
   fourMeme = await startFakeFourMemeServer({
-    getTokenInfo: (address) =>
-      address.toLowerCase() === known?.token.toLowerCase()
+    getTokenInfo: (address) => {
+      if (address.toLowerCase() === known?.token.toLowerCase()) askedForKnown += 1;
+      return address.toLowerCase() === known?.token.toLowerCase()
         ? {
             address,
             name: "Bundle Moon",
@@ -33,7 +36,8 @@ beforeAll(async () => {
             status: "TRADE",
             tradeUrl: TRADE,
           }
-        : null,
+        : null;
+    },
   });
   // Launches that go through four.meme's API (as on BSC) read its public token info too.
   app = await createTestApp({
@@ -62,6 +66,14 @@ describe("bundle images and trade links on a launchpad with a public API", () =>
   it("come from four.meme's public token info", async () => {
     const { body } = await call("GET", `/api/bundle/wallets/balances?address=${known.token}`);
     expect(body.bundle).toMatchObject({ image: IMAGE, tradeUrl: TRADE, graduated: false });
+  });
+
+  it("are asked of four.meme once per token, not on every balances poll", async () => {
+    for (let poll = 0; poll < 3; poll++) {
+      const { body } = await call("GET", `/api/bundle/wallets/balances?address=${known.token}`);
+      expect(body.bundle).toMatchObject({ image: IMAGE, tradeUrl: TRADE });
+    }
+    expect(askedForKnown).toBe(1);
   });
 
   it("fall back to the server's own logo when four.meme does not answer, and the failure is logged", async () => {
