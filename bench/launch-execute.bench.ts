@@ -164,7 +164,6 @@ const main = async () => {
     env: {
       LOCAL_BUILDER_MAX_TXS: String(MAX_TXS),
       LAUNCH_FEE_BNB,
-      PAYMENT_POLL_MS: "200",
       FREE_KEY_LIMIT_PER_HOUR: "1000",
       DATABASE_URL: "",
     },

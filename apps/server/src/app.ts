@@ -15,6 +15,7 @@ import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
+import { JobEngine } from "./lib/jobs.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
@@ -33,7 +34,7 @@ import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
 import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
-import { createServices, type Services } from "./services.ts";
+import { createServices, type Services, workServices } from "./services.ts";
 
 /** The local profile's treasury when TREASURY_ADDRESS is unset: anvil dev account 2. */
 export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -71,15 +72,20 @@ export interface AppOptions {
   dispersalWindowSeconds?: number | undefined;
   /** The transaction manager's timings (tests shorten them). */
   transactions?: TxManagerOptions | undefined;
+  /** How often an idle job worker asks for work, seconds (default 1). */
+  jobPollingSeconds?: number | undefined;
 }
 
 /**
- * The HTTP API and every service behind it. With a chain, `paymentWatcher` and
- * `disperseEngine` are ticked per block by main.ts (or directly by tests), and `transactions`
- * is the one transaction manager every outgoing transaction goes through.
+ * The HTTP API, every service behind it, and this process's job workers. The block watcher
+ * (main.ts) announces blocks to `jobs`; the per-block work (`paymentWatcher`, `disperseEngine`,
+ * `transactions`' reconcile) runs as jobs, in whichever process gets them (tests also call
+ * their `tick` directly). `transactions` is the one transaction manager every outgoing
+ * transaction goes through.
  */
 export interface App extends Services {
   server: FastifyInstance;
+  jobs: JobEngine;
   realtime: Realtime;
   auth: AuthService;
   news: NewsRepository;
@@ -181,8 +187,14 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   if (options.faucet) await server.register(faucetRoutes(options.faucet));
 
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
+  const jobs = await JobEngine.start(options.database.jobStore, {
+    log: (message) => server.log.warn(message),
+    pollingIntervalSeconds: options.jobPollingSeconds,
+  });
   const services = createServices({
     db: options.database.db,
+    jobs,
+    tryLock: (key) => options.database.tryLock(key),
     masterKey: options.masterKey,
     chain: options.chain,
     launchFee,
@@ -193,22 +205,13 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
   });
-  const {
-    wallets,
-    drafts,
-    payments,
-    plans,
-    launches,
-    paymentWatcher,
-    dispersals,
-    disperseEngine,
-    walletManager,
-  } = services;
+  const { wallets, drafts, payments, plans, launches, dispersals, disperseEngine, walletManager } =
+    services;
+  await workServices(jobs, services);
   server.addHook("onClose", async () => {
-    paymentWatcher?.stop();
-    await disperseEngine?.stop();
     launches.stop();
-    await launches.idle();
+    await disperseEngine?.stop();
+    await jobs.stop();
   });
   await server.register(walletsRoutes(wallets));
   await server.register(draftsRoutes(drafts, payments, launches, plans));
@@ -232,5 +235,5 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     return reply.type("text/html").sendFile("index.html");
   });
 
-  return { server, realtime, auth, news, ...services };
+  return { server, realtime, auth, news, jobs, ...services };
 };

@@ -123,9 +123,9 @@ const main = async () => {
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
+    jobPollingSeconds: env.JOB_POLL_SECONDS,
   });
   await app.launches.recover();
-  app.paymentWatcher?.start(env.PAYMENT_POLL_MS);
 
   if (profile.name === "local") {
     await app.news.add({
@@ -145,7 +145,6 @@ const main = async () => {
     stopping = true;
     say(`\n${signal}: stopping...`);
     watcher?.stop();
-    app.paymentWatcher?.stop();
     await app.server.close().catch(() => {});
     await database.close().catch(() => {});
     await localChain?.stop();
@@ -156,11 +155,13 @@ const main = async () => {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await app.server.listen({ host: env.HOST, port: env.PORT });
+  // Blocks are only announced: to browsers, and as one job per block for the work that runs
+  // on each block, done by whichever process's worker takes it.
   watcher = watchBlocks(rpcUrl, (blockNumber) => {
     app.realtime.broadcastBlock(blockNumber);
-    app.disperseEngine
-      ?.tick()
-      .catch((error: Error) => app.server.log.warn(`disperser: ${error.message}`));
+    app.jobs
+      .announceBlock(blockNumber)
+      .catch((error: Error) => app.server.log.warn(`block ${blockNumber}: ${error.message}`));
   });
 
   const url = `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;

@@ -1,6 +1,7 @@
 import type { Address } from "viem";
-import type { Db } from "./db/client.ts";
+import type { Db, ReleaseLock } from "./db/client.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
+import type { JobEngine } from "./lib/jobs.ts";
 import { KeyVault } from "./lib/key-vault.ts";
 import type { RefundRoute } from "./lib/refund-route.ts";
 import { BundleEmpties } from "./modules/bundles/bundle-empties.ts";
@@ -10,23 +11,31 @@ import { BundlesService } from "./modules/bundles/bundles.service.ts";
 import { WalletManager } from "./modules/bundles/wallet-manager.ts";
 import { WalletTxs } from "./modules/bundles/wallet-txs.ts";
 import { DisperseEngine } from "./modules/disperse/disperse.engine.ts";
+import { workDisperseJobs } from "./modules/disperse/disperse.jobs.ts";
 import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
 import { DisperseService } from "./modules/disperse/disperse.service.ts";
 import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
 import { DraftsService } from "./modules/drafts/drafts.service.ts";
+import { workPaymentJobs } from "./modules/drafts/payment.jobs.ts";
 import { PaymentRepository } from "./modules/drafts/payment.repository.ts";
 import { PaymentService } from "./modules/drafts/payment.service.ts";
 import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
 import { PaymentRefunds } from "./modules/drafts/payment-refunds.ts";
+import { workLaunchJobs } from "./modules/launch/launch.jobs.ts";
 import { LaunchRepository } from "./modules/launch/launch.repository.ts";
 import { LaunchService } from "./modules/launch/launch.service.ts";
 import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
+import { workTransactionJobs } from "./modules/transactions/transactions.jobs.ts";
 import { TransactionsRepository } from "./modules/transactions/transactions.repository.ts";
 import { TxManager, type TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { WalletsService } from "./modules/wallets/wallets.service.ts";
 
 export interface ServiceOptions {
   db: Db;
+  /** The job engine every background job goes through. */
+  jobs: JobEngine;
+  /** The database's lock for work that must run in one place at a time. */
+  tryLock: (key: string) => Promise<ReleaseLock | null>;
   masterKey: Buffer;
   chain: ChainContext | undefined;
   /** The launch fee, wei. */
@@ -70,6 +79,7 @@ export const createServices = (options: ServiceOptions) => {
     vault,
     chain,
     (userId, message) => options.emit(userId, "launch_status", message),
+    { jobs: options.jobs, tryLock: options.tryLock },
     txm,
   );
   const disperseRows = new DisperseRepository(db);
@@ -121,6 +131,17 @@ export const createServices = (options: ServiceOptions) => {
 };
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * Works every queue here with these services (each module's `<domain>.jobs.ts`): what makes a
+ * process a worker. Any number of processes may do this on one database.
+ */
+export const workServices = async (jobs: JobEngine, services: Services): Promise<void> => {
+  if (services.transactions) await workTransactionJobs(jobs, services.transactions);
+  if (services.paymentWatcher) await workPaymentJobs(jobs, services.paymentWatcher);
+  if (services.disperseEngine) await workDisperseJobs(jobs, services.disperseEngine);
+  await workLaunchJobs(jobs, services.launches);
+};
 
 /**
  * Money owed back to one of our own wallets: a dispersal's wallet → that dispersal's funder;

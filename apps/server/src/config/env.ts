@@ -102,8 +102,8 @@ const fields = z.object({
   DISPERSAL_WINDOW_SECONDS: int(1800, 1),
   /** four.meme's API, where launches off the local chain get createToken's signed arguments. */
   FOUR_MEME_API_URL: url(["http:", "https:"]).default("https://four.meme/meme-api/v1"),
-  /** How often the payment watcher checks open payment addresses, ms. */
-  PAYMENT_POLL_MS: int(1000, 100),
+  /** How often an idle job worker asks the database for work from other processes, seconds. */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
   MASTER_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")

@@ -27,8 +27,56 @@ export interface Database {
    * owns, in process. Stop it before `close`.
    */
   listen(channel: string, handlers: ChannelHandlers): Promise<StopListening>;
+  /**
+   * Holds `key` for as long as this process lives or until released; null when another holder
+   * has it. On Postgres a session advisory lock on a connection of its own (a process that dies
+   * drops the connection, and so the lock, at once); on PGlite, which one process owns, in
+   * process. Work that must never run twice at once (a launch, a delayed buy) runs under it.
+   */
+  tryLock(key: string): Promise<ReleaseLock | null>;
+  /** Where the job engine keeps its queues: the same database, its own schema. */
+  jobStore: JobStore;
   close(): Promise<void>;
 }
+
+export type ReleaseLock = () => Promise<void>;
+
+/** Raw SQL inside a drizzle transaction (both drivers' transaction clients answer `query`). */
+export const txExecutor = (tx: Tx) => {
+  const client = (
+    tx as unknown as {
+      session: {
+        client: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
+      };
+    }
+  ).session.client;
+  return { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
+};
+
+/** pg-boss's connection: its own pool on Postgres, the one PGlite instance otherwise. */
+export type JobStore =
+  | { connectionString: string }
+  | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
+
+/** The lock a crashed holder cannot keep: a session advisory lock on a dedicated connection. */
+const tryLockPg = async (connectionString: string, key: string): Promise<ReleaseLock | null> => {
+  const client = new pg.Client({ connectionString });
+  // A dropped connection ends the lock with it; the holder learns of it on release.
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ held: boolean }>(
+      "select pg_try_advisory_lock(hashtext('lock'), hashtext($1)) as held",
+      [key],
+    );
+    if (rows[0]?.held) return () => client.end().catch(() => {});
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw error;
+  }
+  await client.end().catch(() => {});
+  return null;
+};
 
 const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 
@@ -55,6 +103,8 @@ export const openDatabase = async (options: {
       db,
       kind: "postgres",
       listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
+      tryLock: (key) => tryLockPg(databaseUrl, key),
+      jobStore: { connectionString: databaseUrl },
       close: () => pool.end(),
     };
   }
@@ -66,6 +116,7 @@ export const openDatabase = async (options: {
   const client = await PGlite.create(dir);
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
+  const held = new Set<string>();
   return {
     db: db as unknown as Db,
     kind: "pglite",
@@ -75,6 +126,24 @@ export const openDatabase = async (options: {
       return async () => {
         if (!client.closed) await unlisten();
       };
+    },
+    tryLock: async (key) => {
+      if (held.has(key)) return null;
+      held.add(key);
+      return async () => {
+        held.delete(key);
+      };
+    },
+    jobStore: {
+      db: {
+        // Calls without parameters (pg-boss's multi-statement migrations and locked commands)
+        // go to exec, which runs several statements; the answer is the last statement's.
+        executeSql: async (text, values) => {
+          if (values && values.length > 0) return client.query(text, values);
+          const results = await client.exec(text);
+          return results.at(-1) ?? { rows: [] };
+        },
+      },
     },
     close: () => client.close(),
   };

@@ -3,7 +3,7 @@ import type { PublicConfig } from "@bundler/shared";
 import { parseEther } from "viem";
 import { type App, type AppOptions, buildApp, DEV_TREASURY_ADDRESS } from "../app.ts";
 import type { Database } from "../db/client.ts";
-import { createServices, type Services } from "../services.ts";
+import { createServices, type Services, workServices } from "../services.ts";
 import { createTestDatabase } from "./database.ts";
 
 export const testPublicConfig: PublicConfig = {
@@ -17,10 +17,13 @@ export const testPublicConfig: PublicConfig = {
 export interface TestApp extends App {
   database: Database;
   /**
-   * The services and workers a freshly started process would build on this database: what a
-   * restart (or a second server process) looks like to the work in flight.
+   * The services and workers a freshly started process would build on this database (working
+   * the queues beside this app's own workers): what a restart (or a second server process)
+   * looks like to the work in flight.
    */
-  restarted(emit?: (userId: string, message: string) => void): Services;
+  restarted(emit?: (userId: string, message: string) => void): Promise<Services>;
+  /** The same services without workers: for calling a worker's pass (`tick`) by hand. */
+  fresh(emit?: (userId: string, message: string) => void): Services;
   close(): Promise<void>;
 }
 
@@ -47,22 +50,31 @@ export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promis
   return {
     ...app,
     database,
-    restarted: (emit = () => {}) =>
-      createServices({
-        db: database.db,
-        masterKey: options.masterKey as Buffer,
-        chain: options.chain,
-        launchFee: parseEther(options.launchFeeBnb ?? "0.5"),
-        paymentWindowSeconds: options.paymentWindowSeconds,
-        dispersalWindowSeconds: options.dispersalWindowSeconds,
-        treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
-        transactions: options.transactions,
-        emit: (userId, _kind, message) => emit(userId, message),
-        log: () => {},
-      }),
+    restarted: async (emit = () => {}) => {
+      const services = fresh(emit);
+      await workServices(app.jobs, services);
+      return services;
+    },
+    fresh,
     close: async () => {
       await app.server.close();
       if (ownsDatabase) await database.close();
     },
   };
+  function fresh(emit: (userId: string, message: string) => void = () => {}): Services {
+    return createServices({
+      db: database.db,
+      jobs: app.jobs,
+      tryLock: (key) => database.tryLock(key),
+      masterKey: options.masterKey as Buffer,
+      chain: options.chain,
+      launchFee: parseEther(options.launchFeeBnb ?? "0.5"),
+      paymentWindowSeconds: options.paymentWindowSeconds,
+      dispersalWindowSeconds: options.dispersalWindowSeconds,
+      treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+      transactions: options.transactions,
+      emit: (userId, _kind, message) => emit(userId, message),
+      log: () => {},
+    });
+  }
 };

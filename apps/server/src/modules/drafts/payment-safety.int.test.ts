@@ -47,7 +47,7 @@ const sent = (address: Address) => chain.client.getTransactionCount({ address })
 
 /** A watcher as a freshly started process builds it. */
 const watcher = () => {
-  const { paymentWatcher } = app.restarted();
+  const { paymentWatcher } = app.fresh();
   if (!paymentWatcher) throw new Error("no payment watcher");
   return paymentWatcher;
 };

@@ -46,8 +46,8 @@ export interface PaymentWatcherOptions {
 }
 
 /**
- * Watches the launch-fee payment addresses, once per tick (call `tick()` per block, or let
- * `start()` poll). One block scan records every transfer into any address that may still get
+ * Watches the launch-fee payment addresses, once per tick (`tick()`: the `payment-watch` job
+ * runs it on each block). One block scan records every transfer into any address that may still get
  * money that matters; one multicall reads the balances of the payments that need a look (open,
  * or holding unsettled money). A payment is credited exactly once (a conditional UPDATE),
  * expires only once the chain has passed its window, refunds what is not owed (late, after
@@ -57,7 +57,6 @@ export interface PaymentWatcherOptions {
  * restart, a crash or a second worker can never pay anything twice.
  */
 export class PaymentWatcher {
-  private timer: NodeJS.Timeout | undefined;
   private readonly cursors: ChainCursors;
   private readonly refundRoute: RefundRoute;
 
@@ -70,28 +69,6 @@ export class PaymentWatcher {
   ) {
     this.cursors = new ChainCursors(payments.db);
     this.refundRoute = options.refundRoute ?? refundToSender;
-  }
-
-  start(intervalMs = 1000): void {
-    if (this.timer) return;
-    let busy = false;
-    this.timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      this.tick()
-        .catch((error: unknown) =>
-          this.options.log?.(`payment watcher: ${(error as Error).message}`),
-        )
-        .finally(() => {
-          busy = false;
-        });
-    }, intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
   }
 
   /**

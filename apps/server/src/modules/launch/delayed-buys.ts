@@ -6,13 +6,13 @@ import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
+import { DELAYED_BUY, DELAYED_BUY_DUE } from "./launch.jobs.ts";
 import type { DelayedBuyRow, LaunchRepository } from "./launch.repository.ts";
+import type { LaunchRuntime } from "./launch.service.ts";
 import { pickDelaySeconds, reasonOf, sniperOf } from "./launch-words.ts";
 
-/** setTimeout holds at most 2^31 − 1 ms (~24.8 days): a longer wait is armed in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/** A buy that was due by our clock but not yet by the database's waits this long to retry. */
-const EARLY_RETRY_MS = 1000;
+/** An overdue buy still scheduled this long after its due time is handed to a worker again. */
+const OVERDUE_MS = 2000;
 
 /** The delayed buy's one transaction, keyed by its draft: it is sent once, whatever restarts. */
 export const delayedBuyKey = (draftId: string) => `delayed-buy:${draftId}`;
@@ -24,8 +24,8 @@ export const delayedBuyKey = (draftId: string) => `delayed-buy:${draftId}`;
  * instead of calling it failed while it can still land, or buying again.
  */
 export class DelayedBuys {
-  /** Delayed buys waiting for their timer or running, by row id. */
-  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; done: Promise<void> }>();
+  /** Rows this instance scheduled or handed on, until they end (for `idle`). */
+  private readonly watched = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -34,25 +34,31 @@ export class DelayedBuys {
       vault: KeyVault;
       chain: ChainContext | undefined;
       txm: TxManager | undefined;
+      runtime: LaunchRuntime;
       say: (ownerId: string, message: string) => void;
     },
   ) {}
 
-  /** Resolves when every delayed buy this instance scheduled has run (tests). */
+  /** Resolves when every delayed buy this instance scheduled or handed on has ended (tests). */
   async idle(): Promise<void> {
-    while (this.delayed.size > 0) await Promise.all([...this.delayed.values()].map((d) => d.done));
+    while (this.watched.size > 0) {
+      for (const id of this.watched) {
+        const row = await this.options.repository.findDelayedBuyById(id);
+        if (row?.status !== "scheduled" && row?.status !== "running") this.watched.delete(id);
+      }
+      if (this.watched.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
-  /** Drops the pending timers (shutdown): their rows stay scheduled for the next start. */
+  /** No more runs from this instance (shutdown): the rows stay for other workers. */
   stop(): void {
     this.stopped = true;
-    for (const entry of this.delayed.values()) clearTimeout(entry.timer);
-    this.delayed.clear();
   }
 
   /**
    * After a successful launch: persists the sniper's one delayed buy (due in a delay drawn
-   * from [minDelay, maxDelay] s), tells the owner, and arms its timer. Never throws.
+   * from [minDelay, maxDelay] s), tells the owner, and sends its job to start when it is due.
+   * Never throws.
    */
   async schedule(draft: DraftRow, tokenAddress: string): Promise<void> {
     const config = draft.walletConfig as StoredWalletConfig;
@@ -72,7 +78,12 @@ export class DelayedBuys {
       if (row.status !== "scheduled") return;
       const inSeconds = Math.max(0, Math.round((row.dueAt.getTime() - Date.now()) / 1000));
       this.options.say(draft.ownerId, `Delayed buy by ${sniper} scheduled in ${inSeconds} s`);
-      this.arm(row);
+      await this.options.runtime.jobs.send(
+        DELAYED_BUY.name,
+        { id: row.id },
+        { startAfter: row.dueAt },
+      );
+      this.watched.add(row.id);
     } catch (error) {
       this.options.say(
         draft.ownerId,
@@ -82,47 +93,57 @@ export class DelayedBuys {
   }
 
   /**
-   * A timer that runs the row when it is due (at once when overdue). A wait longer than a timer
-   * holds is armed in steps; a buy not yet due by the database's clock is tried again a second
-   * later, never in a tight loop.
+   * Runs a delayed buy job under the buy's lock: a scheduled row is claimed (once, across
+   * processes) and bought; a row left running by a process that died is run again from where
+   * it was (its buy, recorded before broadcast, is waited for, never sent twice). A row not yet
+   * due by the database's clock gets a job at its due time instead.
    */
-  private arm(row: DelayedBuyRow, minimumMs = 0): void {
-    if (this.stopped || this.delayed.has(row.id)) return;
-    // A little slack so the database's now() is past dueAt when the claim runs.
-    const due = Math.max(minimumMs, row.dueAt.getTime() - Date.now() + 25);
-    const wait = Math.min(due, MAX_TIMER_MS);
-    let fire: () => void = () => {};
-    const fired = new Promise<void>((resolve) => {
-      fire = resolve;
-    });
-    const done = fired.then(async () => {
-      if (wait < due) {
-        this.delayed.delete(row.id);
-        return this.arm(row);
-      }
-      const early = await this.claimAndRun(row);
-      this.delayed.delete(row.id);
-      if (early) this.arm(early, EARLY_RETRY_MS);
-    });
-    const timer = setTimeout(fire, wait);
-    timer.unref?.();
-    this.delayed.set(row.id, { timer, done });
+  async handle(id: string): Promise<void> {
+    if (this.stopped) throw new Error("stopping: another worker takes the delayed buy");
+    const release = await this.options.runtime.tryLock(`delayed-buy:${id}`);
+    if (!release) return; // Running elsewhere: that worker finishes it.
+    try {
+      const row = await this.options.repository.findDelayedBuyById(id);
+      if (row?.status === "running") return await this.run(row);
+      if (row?.status !== "scheduled") return;
+      const claimed = await this.options.repository.claimDelayedBuy(id);
+      if (claimed) return await this.run(claimed);
+      await this.options.runtime.jobs.send(
+        DELAYED_BUY.name,
+        { id },
+        { startAfter: new Date(Math.max(row.dueAt.getTime(), Date.now() + 1000)) },
+      );
+    } finally {
+      await release();
+    }
   }
 
-  /** Claims the row (once, across instances) and runs it; answers it when not yet due. */
-  private async claimAndRun(scheduled: DelayedBuyRow): Promise<DelayedBuyRow | undefined> {
-    let row: DelayedBuyRow | undefined;
-    try {
-      row = await this.options.repository.claimDelayedBuy(scheduled.id);
-      if (!row) {
-        // Another instance ran it, or the database's clock says it is not due yet.
-        const now = await this.options.repository.findDelayedBuy(scheduled.draftId);
-        return now?.status === "scheduled" ? now : undefined;
-      }
-    } catch {
-      return; // The database is gone (shutdown): the row stays scheduled for the next start.
+  /**
+   * Buys whose process died are handed to a live worker: a running row nobody holds, and a
+   * scheduled row well past its due time (its job lost with an old version, or a clock apart).
+   */
+  async adopt(): Promise<void> {
+    const due = Date.now() - OVERDUE_MS;
+    const scheduled = (await this.options.repository.delayedBuysIn("scheduled")).filter(
+      (row) => row.dueAt.getTime() <= due,
+    );
+    const orphaned: DelayedBuyRow[] = [];
+    for (const row of await this.options.repository.delayedBuysIn("running")) {
+      const release = await this.options.runtime.tryLock(`delayed-buy:${row.id}`);
+      if (!release) continue;
+      await release();
+      orphaned.push(row);
     }
-    await this.run(row);
+    for (const row of [...scheduled, ...orphaned]) {
+      await this.options.runtime.jobs.send(
+        DELAYED_BUY_DUE.name,
+        { id: row.id },
+        {
+          singletonKey: row.id,
+        },
+      );
+      this.watched.add(row.id);
+    }
   }
 
   /**
@@ -202,19 +223,5 @@ export class DelayedBuys {
         reason: "delayed buy",
       },
     ]);
-  }
-
-  /**
-   * At start: a row left running by a dead process is run again from where it was (its buy,
-   * recorded before broadcast, is waited for, never sent twice; one never recorded is sent);
-   * every scheduled row is armed (due and overdue ones run at once).
-   */
-  async recover(): Promise<void> {
-    for (const row of await this.options.repository.delayedBuysIn("running")) {
-      if (this.stopped || this.delayed.has(row.id)) continue;
-      const done = this.run(row).finally(() => this.delayed.delete(row.id));
-      this.delayed.set(row.id, { timer: setTimeout(() => {}, 0), done });
-    }
-    for (const row of await this.options.repository.delayedBuysIn("scheduled")) this.arm(row);
   }
 }

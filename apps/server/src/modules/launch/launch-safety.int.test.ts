@@ -16,6 +16,7 @@ import {
   payerOn,
 } from "../../test/drafts-api.ts";
 import { freshWatcher } from "../../test/payment-watcher.ts";
+import { LAUNCH_EXECUTE } from "./launch.jobs.ts";
 import { LaunchRepository } from "./launch.repository.ts";
 
 /**
@@ -109,7 +110,7 @@ const execute = async (id: string) => {
   await app.launches.idle();
 };
 
-const restarted = () => app.restarted().launches;
+const restarted = async () => (await app.restarted()).launches;
 
 describe("a launch is launched once", () => {
   it("completes a launch whose builder answered too late although the bundle landed (item 1)", async () => {
@@ -141,15 +142,14 @@ describe("a launch is launched once", () => {
     expect(draft.launch?.tokenAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
-  it("releases a draft a crash left executing without a launch job, at the next start (item 4)", async () => {
+  it("launches a draft whose request died right after the claim: its job was queued with the claim (item 4)", async () => {
     const { id, input } = await paidDraft();
     armFailpoint("launch.claimed", "throw", 1);
-    await call("POST", `/api/draft/${id}/execute`);
-    await app.launches.idle();
-    await restarted().recover();
-    const draft = await expectHonest(id, input.deployerWallet.address);
-    expect(draft.status).toBe("paid");
-    await execute(id);
+    expect((await call("POST", `/api/draft/${id}/execute`)).status).toBe(500);
+    const [job] = await app.database.db.select().from(launchJobs).where(eq(launchJobs.draftId, id));
+    expect(await app.jobs.stateOf(LAUNCH_EXECUTE.name, job?.id as string)).not.toBeNull();
+    for (let i = 0; i < 150 && (await draftOf(id)).status === "executing"; i++)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await expectHonest(id, input.deployerWallet.address)).status).toBe("executed");
   });
 
@@ -224,7 +224,7 @@ describe("a delayed buy", () => {
       .where(eq(delayedBuys.draftId, id));
     const claims = vi.spyOn(LaunchRepository.prototype, "claimDelayedBuy");
     const finds = vi.spyOn(LaunchRepository.prototype, "findDelayedBuy");
-    const service = restarted();
+    const service = await restarted();
     await service.recover();
     await new Promise((resolve) => setTimeout(resolve, 500));
     service.stop();
@@ -265,9 +265,11 @@ describe("a delayed buy", () => {
       });
       // The process "restarts" while the buy waits to be mined.
       const said: string[] = [];
-      const service = app.restarted((_user, message) => {
-        said.push(message);
-      }).launches;
+      const service = (
+        await app.restarted((_user, message) => {
+          said.push(message);
+        })
+      ).launches;
       await service.recover();
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await rpc("evm_setIntervalMining", [1]);

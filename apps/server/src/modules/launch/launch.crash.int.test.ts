@@ -87,7 +87,6 @@ beforeAll(async () => {
     MASTER_KEY: randomBytes(32).toString("hex"),
     RATE_LIMIT_PER_MINUTE: "1000000",
     LAUNCH_FEE_BNB: "0.01",
-    PAYMENT_POLL_MS: "300",
   });
   await start();
 });

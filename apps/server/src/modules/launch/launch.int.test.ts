@@ -365,11 +365,13 @@ describe("execution", () => {
     expect(await chain.client.getTransactionCount({ address: snipe })).toBe(0);
 
     const emitted: string[] = [];
-    const restarted = () =>
-      app.restarted((_u, m) => {
-        emitted.push(m);
-      }).launches;
-    const [a, b] = [restarted(), restarted()];
+    const restarted = async () =>
+      (
+        await app.restarted((_u, m) => {
+          emitted.push(m);
+        })
+      ).launches;
+    const [a, b] = [await restarted(), await restarted()];
     await Promise.all([a.recover(), b.recover()]);
     await Promise.all([a.delayedIdle(), b.delayedIdle()]);
     expect(emitted.filter((m) => m.startsWith(`SUCCESS delayed buy by ${snipe}: 0x`))).toHaveLength(
@@ -382,7 +384,7 @@ describe("execution", () => {
       .where(eq(delayedBuys.draftId, id));
     expect(row?.status).toBe("succeeded");
     // A later start finds nothing left to do.
-    const c = restarted();
+    const c = await restarted();
     await c.recover();
     await c.delayedIdle();
     expect(emitted.filter((m) => m.includes("delayed buy"))).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { and, eq, lte, notExists, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
 
 export type LaunchJobRow = typeof launchJobs.$inferSelect;
@@ -10,13 +10,15 @@ export class LaunchRepository {
   constructor(readonly db: Db) {}
 
   /**
-   * paid → executing and the launch job that runs it, in ONE transaction: exactly one caller
-   * gets the draft back (as it is now, which is what it launches), and a draft is never
-   * executing without its job.
+   * paid → executing, the launch job that runs it and (`andThen`) its queued work, in ONE
+   * transaction: exactly one caller gets the draft back (as it is now, which is what it
+   * launches), and a draft is never executing without its job.
    */
   async claimDraft(
     draftId: string,
     ownerId: string,
+    /** Runs in the same transaction once the job exists (enqueues its work). */
+    andThen: (tx: Tx, job: LaunchJobRow) => Promise<void> = async () => {},
   ): Promise<{ draft: DraftRow; job: LaunchJobRow } | undefined> {
     return this.db.transaction(async (tx) => {
       const [draft] = await tx
@@ -27,6 +29,7 @@ export class LaunchRepository {
       if (!draft) return undefined;
       const [job] = await tx.insert(launchJobs).values({ draftId, ownerId }).returning();
       if (!job) throw new Error("job insert returned nothing");
+      await andThen(tx, job);
       return { draft, job };
     });
   }
@@ -70,6 +73,11 @@ export class LaunchRepository {
       .update(launchJobs)
       .set({ ...values, updatedAt: sql`now()` })
       .where(eq(launchJobs.id, id));
+  }
+
+  async findJob(id: string): Promise<LaunchJobRow | undefined> {
+    const [row] = await this.db.select().from(launchJobs).where(eq(launchJobs.id, id));
+    return row;
   }
 
   async runningJobs(): Promise<LaunchJobRow[]> {
@@ -176,6 +184,11 @@ export class LaunchRepository {
       .from(delayedBuys)
       .where(eq(delayedBuys.status, status))
       .orderBy(delayedBuys.dueAt);
+  }
+
+  async findDelayedBuyById(id: string): Promise<DelayedBuyRow | undefined> {
+    const [row] = await this.db.select().from(delayedBuys).where(eq(delayedBuys.id, id));
+    return row;
   }
 
   async findDelayedBuy(draftId: string): Promise<DelayedBuyRow | undefined> {

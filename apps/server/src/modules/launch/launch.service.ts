@@ -3,9 +3,11 @@ import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import type { TokenInfo } from "@bundler/shared";
 import { type Address, decodeEventLog, formatEther, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { ReleaseLock } from "../../db/client.ts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
+import type { JobEngine } from "../../lib/jobs.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { DraftsService, StoredWalletConfig } from "../drafts/drafts.service.ts";
@@ -13,6 +15,7 @@ import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import { createArgsFor } from "./create-args.ts";
 import { DelayedBuys } from "./delayed-buys.ts";
+import { LAUNCH_EXECUTE, LAUNCH_SETTLE } from "./launch.jobs.ts";
 import type { LaunchJobRow, LaunchRepository } from "./launch.repository.ts";
 import { launchGasPrice } from "./launch-costs.ts";
 import { reasonOf, sniperOf } from "./launch-words.ts";
@@ -28,6 +31,21 @@ const NOT_EXECUTABLE: Record<string, string> = {
 
 /** How long to wait before asking the chain again when an outcome could not be read. */
 const RETRY_MS = 2000;
+/** A launch job sent this long ago and not yet holding its lock is taken for dead. */
+const START_GRACE_MS = 5000;
+
+/** Where launches run: the job engine, and the lock that keeps one launch in one place. */
+export interface LaunchRuntime {
+  jobs: JobEngine;
+  tryLock: (key: string) => Promise<ReleaseLock | null>;
+}
+
+/** Thrown by a handler whose launch another process holds: pg-boss tries it again later. */
+class HeldElsewhere extends Error {
+  constructor(what: string) {
+    super(`${what} is running in another process; tried again later`);
+  }
+}
 
 /** The transaction keys of a launch job: `launch:{job}:b{bundle}:{index}` (index 0 of b0 is the create). */
 const bundleKey = (jobId: string, bundle: number, index: number) =>
@@ -43,8 +61,10 @@ const createKey = (jobId: string) => bundleKey(jobId, 0, 0);
  * back to paid, so the user retries without paying again. Never both, never neither.
  */
 export class LaunchService {
-  private readonly running = new Map<string, Promise<void>>();
+  /** Launch jobs this instance started, until they end (for `idle`). */
+  private readonly started = new Set<string>();
   private readonly delayedBuys: DelayedBuys;
+  private readonly stopHooks: Array<() => Promise<void>> = [];
   private stopped = false;
 
   constructor(
@@ -53,6 +73,7 @@ export class LaunchService {
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     private readonly notify: Notify,
+    private readonly runtime: LaunchRuntime,
     private readonly txm?: TxManager,
   ) {
     this.delayedBuys = new DelayedBuys({
@@ -60,6 +81,7 @@ export class LaunchService {
       vault,
       chain,
       txm,
+      runtime,
       say: (ownerId, message) => this.say(ownerId, message),
     });
   }
@@ -68,9 +90,13 @@ export class LaunchService {
     const draft = await this.drafts.owned(ownerId, draftId);
     if (draft.status !== "paid")
       throw new ConflictError(NOT_EXECUTABLE[draft.status] ?? "This draft cannot be executed now");
-    const chain = requireChain(this.chain);
-    const txm = this.requireTxm();
-    const claimed = await this.repository.claimDraft(draftId, ownerId);
+    // Refused here, before the claim, when this server cannot launch at all.
+    requireChain(this.chain);
+    this.requireTxm();
+    // The job's id is the launch's: its first delivery sends the bundle, any later one settles.
+    const claimed = await this.repository.claimDraft(draftId, ownerId, async (tx, job) => {
+      await this.runtime.jobs.send(LAUNCH_EXECUTE.name, { jobId: job.id }, { id: job.id, tx });
+    });
     if (!claimed) {
       const now = await this.drafts.owned(ownerId, draftId);
       throw new ConflictError(NOT_EXECUTABLE[now.status] ?? "This draft cannot be executed now");
@@ -82,31 +108,89 @@ export class LaunchService {
       await this.repository.release(claimed.job.id, draftId, problem);
       throw new BadRequestError(problem);
     }
-    this.track(claimed.job.id, this.run(chain, txm, claimed.job, claimed.draft));
+    this.started.add(claimed.job.id);
+    this.runtime.jobs.wake(LAUNCH_EXECUTE.name);
     return "Launch started: follow it in the terminal";
   }
 
-  /** Resolves when every launch this instance started has finished (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  /**
+   * Runs a launch job, in whichever process got it, under the launch's lock (one place at a
+   * time): `fresh` (the job's first delivery) sends the bundle; otherwise the launch was
+   * interrupted and only the chain says how it ended. A launch no longer running is left alone.
+   */
+  async handle(jobId: string, fresh: boolean): Promise<void> {
+    const release = await this.runtime.tryLock(`launch:${jobId}`);
+    if (!release) throw new HeldElsewhere(`launch ${jobId}`);
+    try {
+      const job = await this.repository.findJob(jobId);
+      if (!job || job.status !== "running") return;
+      const draft = await this.drafts.repository.findById(job.draftId);
+      if (!draft) return;
+      if (!fresh) return await this.settle(job, draft, "the server restarted during the launch");
+      // Checked again here: another process may take the job before `execute` checked it.
+      const problem = await this.drafts.launchProblem(draft);
+      if (problem) return await this.repository.release(job.id, draft.id, problem);
+      await this.run(requireChain(this.chain), this.requireTxm(), job, draft);
+    } finally {
+      await release();
+    }
   }
 
-  /** Resolves when every delayed buy this instance scheduled has run (tests). */
+  /** Runs a delayed buy job (see DelayedBuys.handle). */
+  handleDelayedBuy(id: string): Promise<void> {
+    return this.delayedBuys.handle(id);
+  }
+
+  /**
+   * Hands work whose process died to a live one: a running launch whose job is neither waiting
+   * nor held (its lock is free) gets a settle job; delayed buys likewise. Each block, and at start.
+   */
+  async adopt(): Promise<void> {
+    for (const job of await this.repository.runningJobs()) {
+      if (await this.heldOrWaiting(job)) continue;
+      await this.runtime.jobs.send(LAUNCH_SETTLE.name, { jobId: job.id }, { singletonKey: job.id });
+      this.started.add(job.id);
+    }
+    await this.delayedBuys.adopt();
+  }
+
+  private async heldOrWaiting(job: LaunchJobRow): Promise<boolean> {
+    const queued = await this.runtime.jobs.stateOf(LAUNCH_EXECUTE.name, job.id);
+    if (queued?.state === "created" || queued?.state === "retry") return true;
+    const since = queued?.startedOn ?? job.createdAt;
+    if (queued?.state !== "completed" && Date.now() - since.getTime() < START_GRACE_MS) return true;
+    const release = await this.runtime.tryLock(`launch:${job.id}`);
+    if (!release) return true;
+    await release();
+    return false;
+  }
+
+  /** Resolves when every launch this instance started has ended (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.started.size > 0) {
+      for (const id of this.started) {
+        const job = await this.repository.findJob(id);
+        if (job?.status !== "running") this.started.delete(id);
+      }
+      if (this.started.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Resolves when every delayed buy this instance scheduled or adopted has ended (tests). */
   delayedIdle(): Promise<void> {
     return this.delayedBuys.idle();
   }
 
-  /** Drops the pending timers and stops retrying (shutdown): the next start picks them up. */
+  /** Runs `hook` at `stop` (the job workers of this instance). */
+  onStop(hook: () => Promise<void>): void {
+    this.stopHooks.push(hook);
+  }
+
+  /** Stops this instance's workers and retries (shutdown): other processes, or the next start, go on. */
   stop(): void {
     this.stopped = true;
     this.delayedBuys.stop();
-  }
-
-  private track(jobId: string, work: Promise<void>): void {
-    this.running.set(
-      jobId,
-      work.finally(() => this.running.delete(jobId)),
-    );
+    for (const hook of this.stopHooks.splice(0)) void hook().catch(() => {});
   }
 
   private requireTxm(): TxManager {
@@ -385,9 +469,8 @@ export class LaunchService {
   }
 
   /**
-   * At start: drafts an older version left executing without a job go back to paid; a job left
-   * running by a previous process is decided by the same rule as a failed launch (it waits for
-   * the bundle's window to pass, then asks the chain), in the background; then the delayed buys.
+   * At start: drafts an older version left executing without a job go back to paid; then the
+   * same sweep as every block (work whose process died goes to a live worker).
    */
   async recover(): Promise<void> {
     for (const ownerId of await this.repository.releaseOrphans())
@@ -395,18 +478,7 @@ export class LaunchService {
         ownerId,
         "FAILED launch: the server restarted before the launch started; the draft stays paid, execute it again",
       );
-    for (const job of await this.repository.runningJobs()) {
-      if (this.running.has(job.id)) continue;
-      const draft = await this.drafts.repository.findById(job.draftId);
-      if (!draft) continue;
-      this.track(
-        job.id,
-        this.settle(job, draft, "the server restarted during the launch").then(() => {
-          /* settled */
-        }),
-      );
-    }
-    await this.delayedBuys.recover().catch(() => {});
+    await this.adopt();
   }
 }
 

@@ -1,0 +1,233 @@
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+import { type JobStore, type Tx, txExecutor } from "../db/client.ts";
+
+/** One kind of background work: a pg-boss queue and how its jobs are retried. */
+export interface QueueSpec {
+  name: string;
+  /**
+   * `standard`: every job runs; `stately`: at most one waiting and one running (per
+   * singletonKey), so sending while one waits is a no-op (work that reads the head and catches
+   * up in one pass).
+   */
+  policy?: "standard" | "stately";
+  /** Attempts after the first (default 5). */
+  retryLimit?: number;
+  /** Seconds before a failed job is tried again (default 2). */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  /**
+   * Seconds a running job may take before it is failed and retried elsewhere: what a process
+   * that died holding the job costs in delay (default 60). Handlers must tolerate a second
+   * copy started after this, as every handler here does (conditional updates, locks, keys).
+   */
+  expireInSeconds?: number;
+}
+
+export interface JobInfo {
+  id: string;
+  retryCount: number;
+}
+
+export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
+
+export interface SendOptions {
+  /** The job's id: a second send with the same id adds nothing. */
+  id?: string;
+  startAfter?: Date;
+  singletonKey?: string;
+  /** Enqueue inside this transaction: the job exists exactly when the transaction commits. */
+  tx?: Tx;
+}
+
+export interface FailedJob {
+  queue: string;
+  id: string;
+  data: unknown;
+  error: unknown;
+  retryCount: number;
+  createdOn: Date;
+  completedOn: Date | null;
+}
+
+export interface JobEngineOptions {
+  log?: (message: string) => void;
+  /** How often an idle worker asks for work, seconds (min 0.5; default 1). */
+  pollingIntervalSeconds?: number;
+  /** How often expired jobs are failed over and old ones archived, seconds (default 10). */
+  maintenanceIntervalSeconds?: number;
+}
+
+/** The queue of "a new block": one job per block number, whichever process saw it first. */
+export const BLOCK_QUEUE = "chain-block";
+const SCHEMA = "pgboss";
+
+/** A stable job id for one block: every process that sees it sends the same one. */
+const blockJobId = (blockNumber: number): string => {
+  const hex = createHash("sha256").update(`block:${blockNumber}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
+/**
+ * The one scheduler: pg-boss 10 on the app's own database (Postgres through its own pool,
+ * PGlite through the same instance). Each module declares its queues and handlers in its
+ * `<domain>.jobs.ts`; any process running the engine works any queue, so work survives the
+ * process that enqueued it. A job this process sends wakes this process's own worker at once
+ * (`notifyWorker`), so nothing waits for a poll; other processes pick work up on their poll.
+ * Work that runs "on each block" registers with `eachBlock`: the block watcher announces a
+ * block once (`announceBlock`, one job per block number) and that job sends each such queue
+ * one job, coalesced by the queue's stately policy.
+ */
+export class JobEngine {
+  private readonly workers = new Map<string, string[]>();
+  private readonly perBlock: string[] = [];
+  private stopped = false;
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly options: JobEngineOptions,
+  ) {}
+
+  static async start(store: JobStore, options: JobEngineOptions = {}): Promise<JobEngine> {
+    const boss = new PgBoss({
+      ...("connectionString" in store
+        ? { connectionString: store.connectionString, max: 4 }
+        : { db: store.db as PgBoss.Db }),
+      schema: SCHEMA,
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 10,
+      archiveCompletedAfterSeconds: 3600,
+      archiveFailedAfterSeconds: 7 * 24 * 3600,
+      deleteAfterDays: 7,
+    });
+    const engine = new JobEngine(boss, options);
+    boss.on("error", (error) => {
+      if (!engine.stopped) options.log?.(`jobs: ${error.message}`);
+    });
+    await boss.start();
+    await engine.queue({ name: BLOCK_QUEUE, retryLimit: 0 }, (data: { blockNumber: number }) =>
+      engine.fanOut(data.blockNumber),
+    );
+    return engine;
+  }
+
+  /**
+   * Declares a queue and works it here with `workers` concurrent handlers. A handler that
+   * throws fails the job, which pg-boss retries as the spec says; one that returns completes it.
+   */
+  async queue<T>(spec: QueueSpec, handler: JobHandler<T>, workers = 1): Promise<string[]> {
+    const options = {
+      policy: spec.policy ?? "standard",
+      retryLimit: spec.retryLimit ?? 5,
+      retryDelay: spec.retryDelay ?? 2,
+      retryBackoff: spec.retryBackoff ?? false,
+      expireInSeconds: spec.expireInSeconds ?? 60,
+    };
+    await this.boss.createQueue(spec.name, { name: spec.name, ...options });
+    // A queue created by an older version keeps its options otherwise.
+    await this.boss.updateQueue(spec.name, { name: spec.name, ...options });
+    const ids: string[] = [];
+    for (let i = 0; i < workers; i++) {
+      ids.push(
+        await this.boss.work<T>(
+          spec.name,
+          {
+            batchSize: 1,
+            includeMetadata: true,
+            pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+          },
+          async ([job]) => {
+            if (!job) return;
+            try {
+              await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            } catch (error) {
+              if (!this.stopped)
+                this.options.log?.(`job ${spec.name} ${job.id}: ${(error as Error).message}`);
+              throw error;
+            }
+          },
+        ),
+      );
+    }
+    this.workers.set(spec.name, [...(this.workers.get(spec.name) ?? []), ...ids]);
+    return ids;
+  }
+
+  /** Stops these workers (the queue stays; other workers and processes go on working it). */
+  async offWork(ids: string[]): Promise<void> {
+    for (const [name, list] of this.workers)
+      this.workers.set(
+        name,
+        list.filter((id) => !ids.includes(id)),
+      );
+    for (const id of ids) await this.boss.offWork({ id });
+  }
+
+  /** Where a job is: created (waiting), retry, active, completed, cancelled, failed, or null. */
+  async stateOf(
+    name: string,
+    id: string,
+  ): Promise<{ state: string; startedOn: Date | null } | null> {
+    const job = await this.boss.getJobById(name, id, { includeArchive: true });
+    return job ? { state: job.state, startedOn: job.startedOn ?? null } : null;
+  }
+
+  /** Sends one job to each of these queues on every new block (declare them with `queue`). */
+  eachBlock(name: string): void {
+    if (!this.perBlock.includes(name)) this.perBlock.push(name);
+  }
+
+  /** Enqueues a job; answers its id, or null when the queue's policy or the id made it a no-op. */
+  async send<T extends object>(
+    name: string,
+    data: T,
+    options: SendOptions = {},
+  ): Promise<string | null> {
+    const id = await this.boss.send(name, data, {
+      ...(options.id ? { id: options.id } : {}),
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      ...(options.tx ? { db: txExecutor(options.tx) as PgBoss.Db } : {}),
+    });
+    // A job sent in a transaction is not there until it commits: its sender wakes the worker.
+    if (id && !options.startAfter && !options.tx) this.wake(name);
+    return id;
+  }
+
+  /** A new block was seen: one job for it, however many processes saw it. */
+  announceBlock(blockNumber: number): Promise<string | null> {
+    return this.send(BLOCK_QUEUE, { blockNumber }, { id: blockJobId(blockNumber) });
+  }
+
+  /** Jobs that used up their retries, newest first (what the README's "failed jobs" shows). */
+  async failed(limit = 50): Promise<FailedJob[]> {
+    const columns = `name as queue, id, data, output as error, retry_count as "retryCount", created_on as "createdOn", completed_on as "completedOn"`;
+    const store = (this.boss as unknown as { getDb(): PgBoss.Db }).getDb();
+    const { rows } = await store.executeSql(
+      `select * from (
+         select ${columns} from ${SCHEMA}.job where state = 'failed'
+         union all
+         select ${columns} from ${SCHEMA}.archive where state = 'failed'
+       ) failed order by "completedOn" desc nulls last limit $1`,
+      [limit],
+    );
+    return rows as FailedJob[];
+  }
+
+  /** Stops fetching, waits a little for running handlers, and closes the pool. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+  }
+
+  /** Wakes this process's workers of a queue (after a job sent in a transaction committed). */
+  wake(name: string): void {
+    for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
+  }
+
+  private async fanOut(blockNumber: number): Promise<void> {
+    for (const name of this.perBlock) await this.send(name, { blockNumber });
+  }
+}

@@ -1,0 +1,20 @@
+import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import type { DisperseEngine } from "./disperse.engine.ts";
+
+/**
+ * Each block: every dispersal moves one step (funding noticed, the next hop of every chain
+ * handed to the transaction manager, finished ones closed; see DisperseEngine.tick). One pass
+ * at a time across every process; each step's transfer has its own key, so a pass that died
+ * halfway is finished by the next one without sending anything twice.
+ */
+export const DISPERSE_STEP: QueueSpec = {
+  name: "disperse-step",
+  policy: "stately",
+  retryLimit: 0,
+  expireInSeconds: 120,
+};
+
+export const workDisperseJobs = async (jobs: JobEngine, engine: DisperseEngine): Promise<void> => {
+  await jobs.queue(DISPERSE_STEP, () => engine.tick());
+  jobs.eachBlock(DISPERSE_STEP.name);
+};

@@ -1,0 +1,81 @@
+import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import type { LaunchService } from "./launch.service.ts";
+
+/**
+ * A launch, from its claim to its outcome: the job whose id is the launch job's id runs it
+ * (the first delivery sends the bundle; a retry only asks the chain how it ended). Retried
+ * for a long while: a launch whose process died is finished by another.
+ */
+export const LAUNCH_EXECUTE: QueueSpec = {
+  name: "launch-execute",
+  retryLimit: 100,
+  retryDelay: 5,
+  expireInSeconds: 600,
+};
+
+/** A launch whose process died (or stopped) before it ended: decided from the chain, once. */
+export const LAUNCH_SETTLE: QueueSpec = {
+  name: "launch-settle",
+  policy: "stately",
+  retryLimit: 100,
+  retryDelay: 5,
+  expireInSeconds: 600,
+};
+
+/** The delayed buy of a launch, sent to start at its due time. */
+export const DELAYED_BUY: QueueSpec = {
+  name: "delayed-buy",
+  retryLimit: 100,
+  retryDelay: 5,
+  expireInSeconds: 600,
+};
+
+/** A delayed buy found overdue or orphaned by the sweep: at most one waiting per buy. */
+export const DELAYED_BUY_DUE: QueueSpec = {
+  ...DELAYED_BUY,
+  name: "delayed-buy-due",
+  policy: "stately",
+};
+
+/** Each block: launches and delayed buys whose process died are handed to a live one. */
+export const LAUNCH_ADOPT: QueueSpec = {
+  name: "launch-adopt",
+  policy: "stately",
+  retryLimit: 0,
+  expireInSeconds: 60,
+};
+
+export interface LaunchJobData {
+  jobId: string;
+}
+
+export interface DelayedBuyJobData {
+  id: string;
+}
+
+/** Declares the launch queues and works them here with this process's launch service. */
+export const workLaunchJobs = async (jobs: JobEngine, launches: LaunchService): Promise<void> => {
+  const ids = [
+    ...(await jobs.queue<LaunchJobData>(
+      LAUNCH_EXECUTE,
+      (data, job) => launches.handle(data.jobId, job.id === data.jobId && job.retryCount === 0),
+      2,
+    )),
+    ...(await jobs.queue<LaunchJobData>(
+      LAUNCH_SETTLE,
+      (data) => launches.handle(data.jobId, false),
+      2,
+    )),
+    ...(await jobs.queue<DelayedBuyJobData>(
+      DELAYED_BUY,
+      (data) => launches.handleDelayedBuy(data.id),
+      2,
+    )),
+    ...(await jobs.queue<DelayedBuyJobData>(DELAYED_BUY_DUE, (data) =>
+      launches.handleDelayedBuy(data.id),
+    )),
+    ...(await jobs.queue(LAUNCH_ADOPT, () => launches.adopt())),
+  ];
+  jobs.eachBlock(LAUNCH_ADOPT.name);
+  launches.onStop(() => jobs.offWork(ids));
+};

@@ -1,0 +1,21 @@
+import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import type { TxManager } from "./tx-manager.ts";
+
+/**
+ * Each block: every open transaction of ours is checked against its receipt in one batched
+ * read, rebroadcast when it waited too long, and ended when it was replaced or dropped. One
+ * pass at a time across every process (stately); a missed block is caught up by the next pass.
+ */
+export const TX_RECONCILE: QueueSpec = {
+  name: "tx-reconcile",
+  policy: "stately",
+  retryLimit: 0,
+  expireInSeconds: 60,
+};
+
+export const workTransactionJobs = async (jobs: JobEngine, txm: TxManager): Promise<void> => {
+  await jobs.queue(TX_RECONCILE, async () => {
+    await txm.reconcile();
+  });
+  jobs.eachBlock(TX_RECONCILE.name);
+};
