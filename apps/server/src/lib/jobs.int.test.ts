@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Database } from "../db/client.ts";
+import { createTestDatabase } from "../test/database.ts";
+import { JobEngine } from "./jobs.ts";
+
+/** The job engine on this run's database: PGlite, or Postgres when DATABASE_URL is set. */
+let database: Database;
+const engines: JobEngine[] = [];
+
+const engine = async () => {
+  const started = await JobEngine.start(database.jobStore, { pollingIntervalSeconds: 0.5 });
+  engines.push(started);
+  return started;
+};
+
+const until = async (check: () => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+});
+
+afterEach(async () => {
+  for (const started of engines.splice(0)) await started.stop();
+  await database.close();
+});
+
+describe("the job engine", () => {
+  it("runs a job once, in whichever of two processes takes it", async () => {
+    const [a, b] = [await engine(), await engine()];
+    const ran: string[] = [];
+    await a.queue<{ n: number }>({ name: "work" }, async (data) => {
+      ran.push(`a${data.n}`);
+    });
+    await b.queue<{ n: number }>({ name: "work" }, async (data) => {
+      ran.push(`b${data.n}`);
+    });
+    for (let n = 0; n < 10; n++) await (n % 2 ? a : b).send("work", { n });
+    await until(() => ran.length >= 10);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(ran.map((r) => r.slice(1)).sort((x, y) => Number(x) - Number(y))).toEqual(
+      Array.from({ length: 10 }, (_, n) => String(n)),
+    );
+  });
+
+  it("adds nothing for a second send with the same id", async () => {
+    const jobs = await engine();
+    let runs = 0;
+    await jobs.queue({ name: "once" }, async () => {
+      runs++;
+    });
+    const id = "7d0c4a52-3f52-4a4e-9b61-0a6c2b1e9f11";
+    expect(await jobs.send("once", {}, { id })).toBe(id);
+    await until(() => runs === 1);
+    expect(await jobs.send("once", {}, { id })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(runs).toBe(1);
+  });
+
+  it("announces a block once however many processes see it, and runs each block's work", async () => {
+    const [a, b] = [await engine(), await engine()];
+    const blocks: number[] = [];
+    for (const jobs of [a, b]) {
+      await jobs.queue<{ blockNumber: number }>(
+        { name: "per-block", policy: "stately" },
+        async (data) => {
+          blocks.push(data.blockNumber);
+        },
+      );
+      jobs.eachBlock("per-block");
+    }
+    const sent = await Promise.all([a.announceBlock(7), b.announceBlock(7), a.announceBlock(7)]);
+    expect(sent.filter(Boolean)).toHaveLength(1);
+    await until(() => blocks.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(blocks).toEqual([7]);
+  });
+
+  it("keeps at most one waiting pass of a stately queue, however often it is sent", async () => {
+    const jobs = await engine();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let runs = 0;
+    await jobs.queue({ name: "pass", policy: "stately" }, async () => {
+      runs++;
+      await gate;
+    });
+    await jobs.send("pass", {});
+    await until(() => runs === 1);
+    const queued = await Promise.all([1, 2, 3, 4].map(() => jobs.send("pass", {})));
+    expect(queued.filter(Boolean)).toHaveLength(1);
+    release();
+    await until(() => runs === 2);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(runs).toBe(2);
+  });
+
+  it("retries a failing job and lists it among the failed once its retries are used up", async () => {
+    const jobs = await engine();
+    let attempts = 0;
+    await jobs.queue({ name: "broken", retryLimit: 1, retryDelay: 1 }, async () => {
+      attempts++;
+      throw new Error("the node refused it");
+    });
+    const id = await jobs.send("broken", { what: "x" });
+    await until(() => attempts === 2);
+    let failed: Awaited<ReturnType<JobEngine["failed"]>> = [];
+    for (let i = 0; i < 50 && failed.length === 0; i++) {
+      failed = await jobs.failed();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(failed[0]).toMatchObject({
+      queue: "broken",
+      id,
+      data: { what: "x" },
+      retryCount: 1,
+      error: expect.objectContaining({ message: "the node refused it" }),
+    });
+  });
+
+  it("enqueues in a transaction only when it commits", async () => {
+    const jobs = await engine();
+    const ran: string[] = [];
+    await jobs.queue<{ tag: string }>({ name: "tx" }, async (data) => {
+      ran.push(data.tag);
+    });
+    await database.db
+      .transaction(async (tx) => {
+        await jobs.send("tx", { tag: "rolled back" }, { tx });
+        throw new Error("rollback");
+      })
+      .catch(() => {});
+    await database.db.transaction(async (tx) => {
+      await jobs.send("tx", { tag: "committed" }, { tx });
+    });
+    jobs.wake("tx");
+    await until(() => ran.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(ran).toEqual(["committed"]);
+  });
+
+  it("holds a lock in one place at a time until it is released", async () => {
+    const first = await database.tryLock("launch:1");
+    expect(first).not.toBeNull();
+    expect(await database.tryLock("launch:1")).toBeNull();
+    const other = await database.tryLock("launch:2");
+    expect(other).not.toBeNull();
+    await other?.();
+    await first?.();
+    const again = await database.tryLock("launch:1");
+    expect(again).not.toBeNull();
+    await again?.();
+  });
+});
