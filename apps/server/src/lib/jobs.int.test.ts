@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { createTestDatabase } from "../test/database.ts";
-import { JobEngine } from "./jobs.ts";
+import { failedJobs, JobEngine } from "./jobs.ts";
 
 /** The job engine on this run's database: PGlite, or Postgres when DATABASE_URL is set. */
 let database: Database;
@@ -111,9 +111,9 @@ describe("the job engine", () => {
     });
     const id = await jobs.send("broken", { what: "x" });
     await until(() => attempts === 2);
-    let failed: Awaited<ReturnType<JobEngine["failed"]>> = [];
+    let failed: Awaited<ReturnType<typeof failedJobs>> = [];
     for (let i = 0; i < 50 && failed.length === 0; i++) {
-      failed = await jobs.failed();
+      failed = await failedJobs(database.db);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(failed[0]).toMatchObject({

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
-import { type JobStore, type Tx, txExecutor } from "../db/client.ts";
+import { type Db, type JobStore, type Tx, txExecutor } from "../db/client.ts";
 
 /** One kind of background work: a pg-boss queue and how its jobs are retried. */
 export interface QueueSpec {
@@ -200,21 +201,6 @@ export class JobEngine {
     return this.send(BLOCK_QUEUE, { blockNumber }, { id: blockJobId(blockNumber) });
   }
 
-  /** Jobs that used up their retries, newest first (what the README's "failed jobs" shows). */
-  async failed(limit = 50): Promise<FailedJob[]> {
-    const columns = `name as queue, id, data, output as error, retry_count as "retryCount", created_on as "createdOn", completed_on as "completedOn"`;
-    const store = (this.boss as unknown as { getDb(): PgBoss.Db }).getDb();
-    const { rows } = await store.executeSql(
-      `select * from (
-         select ${columns} from ${SCHEMA}.job where state = 'failed'
-         union all
-         select ${columns} from ${SCHEMA}.archive where state = 'failed'
-       ) failed order by "completedOn" desc nulls last limit $1`,
-      [limit],
-    );
-    return rows as FailedJob[];
-  }
-
   /** Stops fetching, waits a little for running handlers, and closes the pool. */
   async stop(): Promise<void> {
     if (this.stopped) return;
@@ -231,3 +217,27 @@ export class JobEngine {
     for (const name of this.perBlock) await this.send(name, { blockNumber });
   }
 }
+
+/**
+ * Jobs that used up their retries, newest first, from the live table and the archive (kept 7
+ * days): `npm run jobs:failed` prints them.
+ */
+export const failedJobs = async (db: Db, limit = 50): Promise<FailedJob[]> => {
+  // Before the first server start the job engine's tables do not exist yet.
+  const installed = await db.execute(sql`select to_regclass(${`${SCHEMA}.job`}) as t`);
+  if (!installed.rows[0]?.t) return [];
+  const columns = sql.raw(
+    `name as queue, id, data, output as error, retry_count as "retryCount", created_on as "createdOn", completed_on as "completedOn"`,
+  );
+  const result = await db.execute(sql`
+    select * from (
+      select ${columns} from ${sql.raw(SCHEMA)}.job where state = 'failed'
+      union all
+      select ${columns} from ${sql.raw(SCHEMA)}.archive where state = 'failed'
+    ) failed order by "completedOn" desc nulls last limit ${limit}`);
+  return (result.rows as unknown as FailedJob[]).map((row) => ({
+    ...row,
+    createdOn: new Date(row.createdOn),
+    completedOn: row.completedOn ? new Date(row.completedOn) : null,
+  }));
+};
