@@ -62,6 +62,7 @@ export interface JobEngineOptions {
 /** The queue of "a new block": one job per block number, whichever process saw it first. */
 export const BLOCK_QUEUE = "chain-block";
 const SCHEMA = "pgboss";
+const STATELY_BUSY = /job_i3/;
 
 /** A stable job id for one block: every process that sees it sends the same one. */
 const blockJobId = (blockNumber: number): string => {
@@ -104,7 +105,14 @@ export class JobEngine {
     });
     const engine = new JobEngine(boss, options);
     boss.on("error", (error) => {
-      if (!engine.stopped) options.log?.(`jobs: ${error.message}`);
+      // A stately queue's waiting pass cannot start while one runs: pg-boss learns it from the
+      // unique index, as an error on that poll. That is the policy working, not a fault.
+      if (
+        engine.stopped ||
+        STATELY_BUSY.test(`${error.message} ${(error as { constraint?: string }).constraint}`)
+      )
+        return;
+      options.log?.(`jobs: ${error.message}`);
     });
     await boss.start();
     await engine.queue({ name: BLOCK_QUEUE, retryLimit: 0 }, (data: { blockNumber: number }) =>

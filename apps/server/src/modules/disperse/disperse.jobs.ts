@@ -11,7 +11,7 @@ export const DISPERSE_STEP: QueueSpec = {
   name: "disperse-step",
   policy: "stately",
   retryLimit: 0,
-  expireInSeconds: 120,
+  expireInSeconds: 30,
 };
 
 export const workDisperseJobs = async (jobs: JobEngine, engine: DisperseEngine): Promise<void> => {

@@ -9,7 +9,7 @@ export const PAYMENT_WATCH: QueueSpec = {
   name: "payment-watch",
   policy: "stately",
   retryLimit: 0,
-  expireInSeconds: 120,
+  expireInSeconds: 30,
 };
 
 export const workPaymentJobs = async (jobs: JobEngine, watcher: PaymentWatcher): Promise<void> => {

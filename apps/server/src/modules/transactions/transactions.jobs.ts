@@ -10,7 +10,7 @@ export const TX_RECONCILE: QueueSpec = {
   name: "tx-reconcile",
   policy: "stately",
   retryLimit: 0,
-  expireInSeconds: 60,
+  expireInSeconds: 30,
 };
 
 export const workTransactionJobs = async (jobs: JobEngine, txm: TxManager): Promise<void> => {
