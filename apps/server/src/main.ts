@@ -111,6 +111,7 @@ const main = async () => {
     freeKeyLimitPerHour: env.FREE_KEY_LIMIT_PER_HOUR,
     freeKeysPerIpPerDay: env.FREE_KEYS_PER_IP_PER_DAY,
     socketHandshakes: { max: env.SOCKET_HANDSHAKES_PER_MINUTE, windowMs: 60_000 },
+    trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL,

@@ -45,6 +45,23 @@ describe("parseEnv", () => {
     }
   });
 
+  it("trusts no proxy unless TRUST_PROXY names addresses or CIDR ranges", () => {
+    expect(parseEnv({}).TRUST_PROXY).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: "127.0.0.1, 10.0.0.0/8,::1,uniquelocal" }).TRUST_PROXY).toEqual([
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "::1",
+      "uniquelocal",
+    ]);
+    expect(problemsOf({ TRUST_PROXY: "10.0.0.0/8,proxy.example" })).toBe(
+      'invalid configuration: TRUST_PROXY="10.0.0.0/8,proxy.example": "proxy.example" is not an IP address or CIDR range (or loopback, linklocal, uniquelocal)',
+    );
+    expect(problemsOf({ TRUST_PROXY: "1" })).toMatch(
+      /TRUST_PROXY="1": a hop count is not accepted/,
+    );
+    expect(problemsOf({ TRUST_PROXY: "true" })).toMatch(/"true" is not an IP address/);
+  });
+
   it("refuses both MASTER_KEY and MASTER_KEY_FILE", () => {
     expect(() => parseEnv({ MASTER_KEY: "a".repeat(64), MASTER_KEY_FILE: "/k" })).toThrow(
       /MASTER_KEY: set MASTER_KEY or MASTER_KEY_FILE, not both/,

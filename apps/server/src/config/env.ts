@@ -1,5 +1,6 @@
 import path from "node:path";
 import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY } from "@bundler/shared";
+import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
 
 const url = (protocols: string[]) =>
@@ -43,6 +44,32 @@ const origins = csv.check((context) => {
       code: "custom",
       input: context.value,
       message: `${JSON.stringify(entry)} is not an origin (scheme://host[:port], lowercase, no path, no trailing slash)`,
+    });
+  }
+});
+
+/** What Fastify's `trustProxy` compiles: an address, a CIDR range, or one of proxy-addr's names. */
+const isProxyAddress = (value: string): boolean => {
+  try {
+    proxyAddr.compile(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// "1" would compile too (ipaddr.js reads it as 0.0.0.1): a bare number is taken for the hop
+// count it surely meant.
+const isHopCount = (value: string) => /^\d+$/.test(value);
+
+const trustedProxies = csv.check((context) => {
+  for (const entry of context.value.filter((item) => isHopCount(item) || !isProxyAddress(item))) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: isHopCount(entry)
+        ? "a hop count is not accepted (Fastify ignores one: it cannot tell a proxy from a client sending X-Forwarded-For itself); name the proxies' addresses, e.g. 10.0.0.0/8"
+        : `${JSON.stringify(entry)} is not an IP address or CIDR range (or loopback, linklocal, uniquelocal)`,
     });
   }
 });
@@ -110,6 +137,14 @@ const fields = z.object({
     .optional(),
   MASTER_KEY_FILE: z.string().optional(),
   ALLOWED_ORIGINS: origins,
+  /**
+   * The proxies in front of the server (a load balancer): IP addresses or CIDR ranges, comma
+   * separated, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`; Fastify's `trustProxy`.
+   * A request from one of them is counted by the client address its `X-Forwarded-For` names
+   * (rate limits, free keys per address, socket handshakes). Unset, nobody is trusted. A hop
+   * count is refused: Fastify 5.12 ignores one (it would let any client name its own address).
+   */
+  TRUST_PROXY: trustedProxies,
   SOCIAL_URL: url(["http:", "https:"]).default("https://x.com/launchbundler"),
   GROUP_URL: url(["http:", "https:"]).default("https://t.me/launchbundler"),
   DOCS_URL: url(["http:", "https:"]).default(

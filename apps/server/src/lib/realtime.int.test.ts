@@ -130,6 +130,44 @@ describe("handshakes per address", () => {
   });
 });
 
+describe("handshakes behind a trusted proxy", () => {
+  let proxied: TestApp;
+  let proxiedUrl: string;
+  beforeAll(async () => {
+    proxied = await createTestApp({
+      socketHandshakes: { max: 2, windowMs: 60_000 },
+      trustProxy: ["127.0.0.1"],
+    });
+    proxiedUrl = await listenOnFreePort(proxied);
+  });
+  afterAll(() => proxied.close());
+
+  /** A handshake the proxy forwards for `client`: true when accepted, else the refusal. */
+  const forwardedHandshake = (client: string) =>
+    new Promise<true | string>((resolve) => {
+      const socket = connect(proxiedUrl, {
+        transports: ["websocket"],
+        reconnection: false,
+        extraHeaders: { "x-forwarded-for": client },
+      });
+      socket.once("connect", () => {
+        socket.disconnect();
+        resolve(true);
+      });
+      socket.once("connect_error", (error) => {
+        socket.disconnect();
+        resolve(error.message);
+      });
+    });
+
+  it("counts handshakes per forwarded client address, not per proxy", async () => {
+    expect(await forwardedHandshake("203.0.113.1")).toBe(true);
+    expect(await forwardedHandshake("203.0.113.1")).toBe(true);
+    expect(await forwardedHandshake("203.0.113.1")).toBe(ERROR_CATALOGUE.rateLimit.title);
+    expect(await forwardedHandshake("203.0.113.2")).toBe(true);
+  });
+});
+
 /** Polls until `check` holds; fails past `withinMs`. */
 const within = async (withinMs: number, check: () => Promise<boolean>): Promise<void> => {
   const began = performance.now();
