@@ -94,6 +94,12 @@ const fields = z.object({
   ANVIL_PORT: int(8545, 1).pipe(z.number().max(65535)),
   BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
   LOCAL_BUILDER_MAX_TXS: int(50, 3),
+  /**
+   * The dev builder of a local chain another server process started (its banner prints the URL):
+   * this process attaches to that chain instead of starting one. Same DATA_DIR (its
+   * `chain/deployment.json`), same master key, same DATABASE_URL.
+   */
+  LOCAL_BUILDER_URL: url(["http:", "https:"]).optional(),
   /** NodeReal's bundle endpoint with its key: adds NodeReal to BSC's builders. */
   NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
   /** Bundle size caps for your builder tiers off the local chain. */
@@ -186,6 +192,22 @@ const envSchema = fields
   .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
     message: "set MASTER_KEY or MASTER_KEY_FILE, not both",
     path: ["MASTER_KEY"],
+    when: () => true,
+  })
+  .refine((env) => env.CHAIN === "local" || !env.LOCAL_BUILDER_URL, {
+    message: "LOCAL_BUILDER_URL is for CHAIN=local only",
+    path: ["LOCAL_BUILDER_URL"],
+    when: (payload) => chainOnly.safeParse(payload.value).success,
+  })
+  .refine((env) => !env.LOCAL_BUILDER_URL || !env.RPC_URL, {
+    message: "set LOCAL_BUILDER_URL or RPC_URL, not both",
+    path: ["LOCAL_BUILDER_URL"],
+    when: () => true,
+  })
+  .refine((env) => !env.LOCAL_BUILDER_URL || env.DATABASE_URL !== undefined, {
+    message:
+      "LOCAL_BUILDER_URL is for more server processes on one Postgres: set DATABASE_URL too (the embedded database belongs to one process)",
+    path: ["LOCAL_BUILDER_URL"],
     when: () => true,
   })
   .refine((env) => env.CHAIN === "local" || !env.FAILPOINTS, {
