@@ -48,6 +48,7 @@ const handshakeCounter = ({ max, windowMs }: HandshakeLimit) => {
   };
 };
 
+/** How the socket server is set up: origins, handshake limit, proxies, sharing across processes. */
 export interface RealtimeOptions {
   allowedOrigins: string[];
   /** Default 60 per minute. */
