@@ -17,6 +17,7 @@ import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { Realtime } from "./lib/realtime.ts";
+import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -68,6 +69,11 @@ export interface AppOptions {
   treasuryAddress?: Address | undefined;
   /** Socket handshakes one address may make per window (default 60 per minute). */
   socketHandshakes?: { max: number; windowMs: number } | undefined;
+  /**
+   * TRUST_PROXY: the proxies (addresses, CIDR ranges) whose `X-Forwarded-For` names the client,
+   * for the rate limits, the free keys per address and the socket handshake limit. None by default.
+   */
+  trustProxy?: string[] | undefined;
   /** How long a dispersal waits for its funding, seconds (default 1800). */
   dispersalWindowSeconds?: number | undefined;
   /** The transaction manager's timings (tests shorten them). */
@@ -101,7 +107,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
       redact: ["req.headers['x-auth-key']", "req.headers.authorization"],
     },
     bodyLimit: options.bodyLimitBytes,
-    trustProxy: false,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     logController: new LogController({ disableRequestLogging: true }),
   });
   server.setValidatorCompiler(validatorCompiler);
@@ -117,13 +123,18 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   const stopListening = await options.database.listen(AUTH_KEYS_CHANNEL, keys);
   server.addHook("onClose", stopListening);
   const news = new NewsRepository(options.database.db);
-  const realtime = new Realtime(
-    server.server,
-    auth,
-    options.allowedOrigins,
-    options.socketHandshakes,
-  );
+  // On Postgres every process may hold some of a user's connections: rooms cross processes.
+  const shared = options.database.url
+    ? await openPostgresSocketAdapter(options.database.url, (line) => server.log.warn(line))
+    : undefined;
+  const realtime = new Realtime(server.server, auth, {
+    allowedOrigins: options.allowedOrigins,
+    handshakeLimit: options.socketHandshakes,
+    trustProxy: options.trustProxy,
+    shared,
+  });
   server.addHook("preClose", async () => realtime.disconnectAll());
+  server.addHook("onClose", () => realtime.close());
 
   await server.register(helmet, {
     contentSecurityPolicy: {

@@ -12,7 +12,7 @@ import { type ChainContext, localChainContext, remoteChainContext } from "./lib/
 import { lockDataDir } from "./lib/data-lock.ts";
 import { displayUrl } from "./lib/display-url.ts";
 import { armFailpointsFromList } from "./lib/failpoints.ts";
-import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
+import { attachLocalChain, type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
 import { FaucetService } from "./modules/dev/faucet.service.ts";
 
@@ -49,7 +49,19 @@ const main = async () => {
   armFailpointsFromList(env.FAILPOINTS);
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const releaseDataDir = lockDataDir(dataDir, "server starts");
+  // The embedded database and a local chain's state belong to one process; otherwise (Postgres,
+  // with a remote chain or another process's local chain) any number of processes may start.
+  const startsChain = env.CHAIN === "local" && !env.RPC_URL && !env.LOCAL_BUILDER_URL;
+  const releaseDataDir =
+    env.DATABASE_URL && !startsChain
+      ? () => {}
+      : lockDataDir(
+          dataDir,
+          "server starts",
+          env.DATABASE_URL
+            ? "or set LOCAL_BUILDER_URL to the builder URL it printed, to share its local chain"
+            : undefined,
+        );
   const profile = profiles[env.CHAIN];
 
   const masterKey = loadMasterKey({
@@ -66,7 +78,18 @@ const main = async () => {
   const databaseExisted = await remembersChain(database);
   let localChain: LocalChain | undefined;
   let rpcUrl = env.RPC_URL ?? profile.rpcUrls[0];
-  if (env.CHAIN === "local" && !env.RPC_URL) {
+  if (env.CHAIN === "local" && env.LOCAL_BUILDER_URL) {
+    // Another process runs the local chain on this data dir: share it.
+    localChain = await attachLocalChain({
+      dataDir,
+      builderUrl: env.LOCAL_BUILDER_URL,
+      masterKey: masterKey.key,
+    }).catch(async (error: Error) => {
+      await database.close();
+      throw error;
+    });
+    rpcUrl = localChain.builderUrl;
+  } else if (startsChain) {
     localChain = await startLocalChain({
       dataDir,
       anvilPort: env.ANVIL_PORT,
@@ -111,6 +134,7 @@ const main = async () => {
     freeKeyLimitPerHour: env.FREE_KEY_LIMIT_PER_HOUR,
     freeKeysPerIpPerDay: env.FREE_KEYS_PER_IP_PER_DAY,
     socketHandshakes: { max: env.SOCKET_HANDSHAKES_PER_MINUTE, windowMs: 60_000 },
+    trustProxy: env.TRUST_PROXY,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL,
@@ -167,9 +191,14 @@ const main = async () => {
   const url = `http://${env.HOST === "0.0.0.0" ? "localhost" : env.HOST}:${env.PORT}`;
   const banner = ["", `  Launch bundler is ready at ${url}`];
   if (localChain) {
+    const owner = env.LOCAL_BUILDER_URL ? " (another process's)" : "";
     banner.push(
-      `  local chain: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
+      `  local chain${owner}: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
     );
+    if (database.kind === "postgres" && !owner)
+      banner.push(
+        `  more processes on this chain: LOCAL_BUILDER_URL=${localChain.builderUrl} (same DATA_DIR and DATABASE_URL)`,
+      );
   }
   banner.push(
     `  chain: ${profile.name} (${displayUrl(localChain?.rpcUrl ?? rpcUrl)})  database: ${database.kind}${database.kind === "pglite" ? ` (${dataDir})` : ""}`,

@@ -45,6 +45,44 @@ describe("parseEnv", () => {
     }
   });
 
+  it("trusts no proxy unless TRUST_PROXY names addresses or CIDR ranges", () => {
+    expect(parseEnv({}).TRUST_PROXY).toEqual([]);
+    expect(parseEnv({ TRUST_PROXY: "127.0.0.1, 10.0.0.0/8,::1,uniquelocal" }).TRUST_PROXY).toEqual([
+      "127.0.0.1",
+      "10.0.0.0/8",
+      "::1",
+      "uniquelocal",
+    ]);
+    expect(problemsOf({ TRUST_PROXY: "10.0.0.0/8,proxy.example" })).toBe(
+      'invalid configuration: TRUST_PROXY="10.0.0.0/8,proxy.example": "proxy.example" is not an IP address or CIDR range (or loopback, linklocal, uniquelocal)',
+    );
+    expect(problemsOf({ TRUST_PROXY: "1" })).toMatch(
+      /TRUST_PROXY="1": a hop count is not accepted/,
+    );
+    expect(problemsOf({ TRUST_PROXY: "true" })).toMatch(/"true" is not an IP address/);
+  });
+
+  it("takes LOCAL_BUILDER_URL only on the local chain, with Postgres and without RPC_URL", () => {
+    const postgres = { DATABASE_URL: "postgres://db.example/app" };
+    const builder = { LOCAL_BUILDER_URL: "http://127.0.0.1:40123" };
+    expect(parseEnv({ ...builder, ...postgres }).LOCAL_BUILDER_URL).toBe("http://127.0.0.1:40123");
+    expect(problemsOf(builder)).toBe(
+      `invalid configuration: LOCAL_BUILDER_URL="http://127.0.0.1:40123": LOCAL_BUILDER_URL is for more server processes on one Postgres: set DATABASE_URL too (the embedded database belongs to one process)`,
+    );
+    expect(problemsOf({ ...builder, ...postgres, RPC_URL: "http://127.0.0.1:8545" })).toMatch(
+      /LOCAL_BUILDER_URL=.*: set LOCAL_BUILDER_URL or RPC_URL, not both/,
+    );
+    expect(
+      problemsOf({
+        ...builder,
+        ...postgres,
+        CHAIN: "bsc",
+        MASTER_KEY: "a".repeat(64),
+        TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      }),
+    ).toMatch(/LOCAL_BUILDER_URL=.*: LOCAL_BUILDER_URL is for CHAIN=local only$/);
+  });
+
   it("refuses both MASTER_KEY and MASTER_KEY_FILE", () => {
     expect(() => parseEnv({ MASTER_KEY: "a".repeat(64), MASTER_KEY_FILE: "/k" })).toThrow(
       /MASTER_KEY: set MASTER_KEY or MASTER_KEY_FILE, not both/,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY } from "@bundler/shared";
+import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
 
 const url = (protocols: string[]) =>
@@ -47,6 +48,32 @@ const origins = csv.check((context) => {
   }
 });
 
+/** What Fastify's `trustProxy` compiles: an address, a CIDR range, or one of proxy-addr's names. */
+const isProxyAddress = (value: string): boolean => {
+  try {
+    proxyAddr.compile(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// "1" would compile too (ipaddr.js reads it as 0.0.0.1): a bare number is taken for the hop
+// count it surely meant.
+const isHopCount = (value: string) => /^\d+$/.test(value);
+
+const trustedProxies = csv.check((context) => {
+  for (const entry of context.value.filter((item) => isHopCount(item) || !isProxyAddress(item))) {
+    context.issues.push({
+      code: "custom",
+      input: context.value,
+      message: isHopCount(entry)
+        ? "a hop count is not accepted (Fastify ignores one: it cannot tell a proxy from a client sending X-Forwarded-For itself); name the proxies' addresses, e.g. 10.0.0.0/8"
+        : `${JSON.stringify(entry)} is not an IP address or CIDR range (or loopback, linklocal, uniquelocal)`,
+    });
+  }
+});
+
 /** "blockrazor=15,nodereal=50": a bundle size cap per builder name. */
 const builderCaps = csv
   .pipe(z.array(z.string().regex(/^[\w-]+=\d+$/, 'must be name=count pairs, e.g. "blockrazor=15"')))
@@ -67,6 +94,12 @@ const fields = z.object({
   ANVIL_PORT: int(8545, 1).pipe(z.number().max(65535)),
   BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
   LOCAL_BUILDER_MAX_TXS: int(50, 3),
+  /**
+   * The dev builder of a local chain another server process started (its banner prints the URL):
+   * this process attaches to that chain instead of starting one. Same DATA_DIR (its
+   * `chain/deployment.json`), same master key, same DATABASE_URL.
+   */
+  LOCAL_BUILDER_URL: url(["http:", "https:"]).optional(),
   /** NodeReal's bundle endpoint with its key: adds NodeReal to BSC's builders. */
   NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
   /** Bundle size caps for your builder tiers off the local chain. */
@@ -110,6 +143,14 @@ const fields = z.object({
     .optional(),
   MASTER_KEY_FILE: z.string().optional(),
   ALLOWED_ORIGINS: origins,
+  /**
+   * The proxies in front of the server (a load balancer): IP addresses or CIDR ranges, comma
+   * separated, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`; Fastify's `trustProxy`.
+   * A request from one of them is counted by the client address its `X-Forwarded-For` names
+   * (rate limits, free keys per address, socket handshakes). Unset, nobody is trusted. A hop
+   * count is refused: Fastify 5.12 ignores one (it would let any client name its own address).
+   */
+  TRUST_PROXY: trustedProxies,
   SOCIAL_URL: url(["http:", "https:"]).default("https://x.com/launchbundler"),
   GROUP_URL: url(["http:", "https:"]).default("https://t.me/launchbundler"),
   DOCS_URL: url(["http:", "https:"]).default(
@@ -151,6 +192,22 @@ const envSchema = fields
   .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
     message: "set MASTER_KEY or MASTER_KEY_FILE, not both",
     path: ["MASTER_KEY"],
+    when: () => true,
+  })
+  .refine((env) => env.CHAIN === "local" || !env.LOCAL_BUILDER_URL, {
+    message: "LOCAL_BUILDER_URL is for CHAIN=local only",
+    path: ["LOCAL_BUILDER_URL"],
+    when: (payload) => chainOnly.safeParse(payload.value).success,
+  })
+  .refine((env) => !env.LOCAL_BUILDER_URL || !env.RPC_URL, {
+    message: "set LOCAL_BUILDER_URL or RPC_URL, not both",
+    path: ["LOCAL_BUILDER_URL"],
+    when: () => true,
+  })
+  .refine((env) => !env.LOCAL_BUILDER_URL || env.DATABASE_URL !== undefined, {
+    message:
+      "LOCAL_BUILDER_URL is for more server processes on one Postgres: set DATABASE_URL too (the embedded database belongs to one process)",
+    path: ["LOCAL_BUILDER_URL"],
     when: () => true,
   })
   .refine((env) => env.CHAIN === "local" || !env.FAILPOINTS, {

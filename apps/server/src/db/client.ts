@@ -21,6 +21,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** Postgres only: its connection string, for what needs connections of its own. */
+  url?: string | undefined;
   /**
    * Hears `NOTIFY channel` (or `pg_notify`) from every process on this database: on Postgres
    * through a dedicated connection that reconnects when it drops; on PGlite, which one process
@@ -102,6 +104,7 @@ export const openDatabase = async (options: {
     return {
       db,
       kind: "postgres",
+      url: databaseUrl,
       listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
       tryLock: (key) => tryLockPg(databaseUrl, key),
       jobStore: { connectionString: databaseUrl },

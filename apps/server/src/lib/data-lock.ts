@@ -11,10 +11,15 @@ const isAlive = (pid: number) => {
 };
 
 /**
- * The embedded database belongs to one process at a time. Takes `<dataDir>/server.pid`,
- * refusing when a live process holds it; answers a release function.
+ * The embedded database (and a local chain's state) belongs to one process at a time. Takes
+ * `<dataDir>/server.pid`, refusing when a live process holds it, with `instead` as the way out;
+ * answers a release function.
  */
-export const lockDataDir = (dataDir: string, purpose: string): (() => void) => {
+export const lockDataDir = (
+  dataDir: string,
+  purpose: string,
+  instead = "or use DATABASE_URL",
+): (() => void) => {
   const file = path.join(dataDir, "server.pid");
   let holder: number | undefined;
   try {
@@ -24,7 +29,7 @@ export const lockDataDir = (dataDir: string, purpose: string): (() => void) => {
   }
   if (holder && holder !== process.pid && isAlive(holder)) {
     throw new Error(
-      `${dataDir} is in use by process ${holder}; stop it before the ${purpose}, or use DATABASE_URL`,
+      `${dataDir} is in use by process ${holder}; stop it before the ${purpose}, ${instead}`,
     );
   }
   writeFileSync(file, String(process.pid));

@@ -62,6 +62,70 @@ describe("request limits", () => {
     expect(statuses).toEqual([200, 200, 429]);
   });
 
+  /** One GET per request, each naming a forwarded client (from 127.0.0.1 unless said): the statuses. */
+  const statusesOf = async (
+    requests: Array<{ forwarded: string; remoteAddress?: string }>,
+  ): Promise<number[]> => {
+    const statuses: number[] = [];
+    for (const { forwarded, remoteAddress } of requests) {
+      const response = await app?.server.inject({
+        method: "GET",
+        url: "/api/news",
+        headers: { "x-forwarded-for": forwarded },
+        ...(remoteAddress ? { remoteAddress } : {}),
+      });
+      statuses.push(response?.statusCode ?? 0);
+    }
+    return statuses;
+  };
+
+  it("limits each client behind a trusted proxy by the address the proxy forwards", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 2, trustProxy: ["127.0.0.1"] });
+    const first = { forwarded: "203.0.113.1" };
+    const second = { forwarded: "203.0.113.2" };
+    expect(await statusesOf([first, first, first])).toEqual([200, 200, 429]);
+    expect(await statusesOf([second, second, second])).toEqual([200, 200, 429]);
+  });
+
+  it("ignores X-Forwarded-For from an address that is not a trusted proxy", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 2, trustProxy: ["127.0.0.1"] });
+    const stranger = "198.51.100.7";
+    expect(
+      await statusesOf([
+        { forwarded: "203.0.113.1", remoteAddress: stranger },
+        { forwarded: "203.0.113.2", remoteAddress: stranger },
+        { forwarded: "203.0.113.3", remoteAddress: stranger },
+      ]),
+    ).toEqual([200, 200, 429]);
+  });
+
+  it("without TRUST_PROXY, counts every forwarded client as the proxy itself", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 2 });
+    expect(
+      await statusesOf([
+        { forwarded: "203.0.113.1" },
+        { forwarded: "203.0.113.2" },
+        { forwarded: "203.0.113.3" },
+      ]),
+    ).toEqual([200, 200, 429]);
+  });
+
+  it("gives free keys per forwarded address behind a trusted proxy", async () => {
+    app = await createTestApp({ freeKeysPerIpPerDay: 1, trustProxy: ["127.0.0.1"] });
+    const freeKey = async (forwarded: string, device: string) =>
+      (
+        await app?.server.inject({
+          method: "POST",
+          url: "/api/auth/key/generate-free",
+          headers: { "x-forwarded-for": forwarded },
+          payload: { deviceId: device, userAgent: "vitest" },
+        })
+      )?.statusCode;
+    expect(await freeKey("203.0.113.1", "device-proxy-1")).toBe(200);
+    expect(await freeKey("203.0.113.1", "device-proxy-2")).toBe(429);
+    expect(await freeKey("203.0.113.2", "device-proxy-3")).toBe(200);
+  });
+
   it("sends a content security policy that allows no inline script", async () => {
     app = await createTestApp();
     const response = await app.server.inject({ method: "GET", url: "/api/news" });

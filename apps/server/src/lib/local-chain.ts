@@ -9,6 +9,7 @@ import {
   startAnvil,
   startDevBuilder,
 } from "@bundler/chain";
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
@@ -20,6 +21,8 @@ import {
   toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { ConfigError } from "../config/env.ts";
+import { displayUrl } from "./display-url.ts";
 
 /** Where the local builder is paid; any address nobody holds a key for. */
 export const LOCAL_TIP_ADDRESS: Address = "0x000000000000000000000000000000000000bEEF";
@@ -47,10 +50,39 @@ interface Deployment {
 
 const DEFAULT_GRADUATION_BNB = "24";
 
+/** Where the local chain's state and contract addresses are kept, under the data dir. */
+const chainFiles = (dataDir: string) => {
+  const dir = path.join(dataDir, "chain");
+  return {
+    dir,
+    state: path.join(dir, "state.json"),
+    deployment: path.join(dir, "deployment.json"),
+  };
+};
+
+/** The key that signs createToken's arguments locally: derived, so nothing else is stored. */
+const launchSignerKeyFor = (masterKey: Buffer): Hex =>
+  keccak256(toHex(Buffer.concat([masterKey, Buffer.from("launch-signer")])));
+
+/** A running chain as the server sees it, from its recorded deployment. */
+const localChainOf = (
+  urls: { rpcUrl: string; builderUrl: string },
+  deployment: Deployment,
+  launchSignerKey: Hex,
+  stop: () => Promise<void>,
+): LocalChain => ({
+  ...urls,
+  contracts: deployment.contracts,
+  launchSignerKey,
+  graduationFunds: parseEther(deployment.graduationBnb ?? DEFAULT_GRADUATION_BNB),
+  stop,
+});
+
 /**
  * The local profile's chain: anvil with its state in `<dataDir>/chain`, our contracts
  * deployed once (addresses recorded beside the state), and the dev builder in front.
  * The launch signer's key is derived from the master key, so nothing else is stored.
+ * Other server processes on the same database share it through attachLocalChain.
  */
 export const startLocalChain = async (options: {
   dataDir: string;
@@ -64,19 +96,15 @@ export const startLocalChain = async (options: {
   /** Used when deploying; a chain already deployed keeps the value it recorded. */
   graduationFunds: bigint;
 }): Promise<LocalChain> => {
-  const chainDir = path.join(options.dataDir, "chain");
-  const stateFile = path.join(chainDir, "state.json");
-  const deploymentFile = path.join(chainDir, "deployment.json");
+  const files = chainFiles(options.dataDir);
   const reset = `Delete ${options.dataDir} to start again from an empty chain and database (local test data only).`;
-  if (options.databaseExisted && (!existsSync(stateFile) || !existsSync(deploymentFile))) {
+  if (options.databaseExisted && (!existsSync(files.state) || !existsSync(files.deployment))) {
     throw new ChainStateError(
-      `the local chain state in ${chainDir} is gone but the database remembers it. ${reset}`,
+      `the local chain state in ${files.dir} is gone but the database remembers it. ${reset}`,
     );
   }
-  mkdirSync(chainDir, { recursive: true });
-  const launchSignerKey = keccak256(
-    toHex(Buffer.concat([options.masterKey, Buffer.from("launch-signer")])),
-  );
+  mkdirSync(files.dir, { recursive: true });
+  const launchSignerKey = launchSignerKeyFor(options.masterKey);
 
   let anvil: StartAnvilReturnType | undefined;
   let builder: StartDevBuilderReturnType | undefined;
@@ -85,15 +113,23 @@ export const startLocalChain = async (options: {
       port: options.anvilPort,
       chainId: options.chainId,
       blockTime: options.blockTime,
-      stateFile,
+      stateFile: files.state,
     });
-    const deployment = existsSync(deploymentFile)
-      ? await verifyDeployment(anvil.rpcUrl, deploymentFile, reset)
-      : await deploy(anvil.rpcUrl, deploymentFile, {
-          chainId: options.chainId,
-          launchSignerKey,
-          graduationFunds: options.graduationFunds,
-        });
+    let deployment: Deployment;
+    if (existsSync(files.deployment)) {
+      deployment = readDeployment(files.deployment);
+      if (!(await hasLaunchpad(anvil.rpcUrl, deployment))) {
+        throw new ChainStateError(
+          `the launchpad recorded in ${files.deployment} is not on the local chain (its state was reset). ${reset}`,
+        );
+      }
+    } else {
+      deployment = await deploy(anvil.rpcUrl, files.deployment, {
+        chainId: options.chainId,
+        launchSignerKey,
+        graduationFunds: options.graduationFunds,
+      });
+    }
     builder = await startDevBuilder({
       rpcUrl: anvil.rpcUrl,
       tipAddress: LOCAL_TIP_ADDRESS,
@@ -102,22 +138,72 @@ export const startLocalChain = async (options: {
       blockTime: options.blockTime,
     });
     const running = { anvil, builder };
-    return {
-      rpcUrl: anvil.rpcUrl,
-      builderUrl: builder.url,
-      contracts: deployment.contracts,
+    return localChainOf(
+      { rpcUrl: anvil.rpcUrl, builderUrl: builder.url },
+      deployment,
       launchSignerKey,
-      graduationFunds: parseEther(deployment.graduationBnb ?? DEFAULT_GRADUATION_BNB),
-      stop: async () => {
+      async () => {
         await running.builder.close();
         await running.anvil.stop();
       },
-    };
+    );
   } catch (error) {
     await builder?.close();
     await anvil?.stop();
     throw error;
   }
+};
+
+/**
+ * The local chain another server process started on this data dir (LOCAL_BUILDER_URL): its
+ * contracts from `<dataDir>/chain/deployment.json`, checked at `builderUrl` (the dev builder
+ * passes reads to anvil), and the same launch signer, derived from the same master key. Nothing
+ * is started, so `stop` leaves the chain to the process that owns it.
+ */
+export const attachLocalChain = async (options: {
+  dataDir: string;
+  builderUrl: string;
+  masterKey: Buffer;
+}): Promise<LocalChain> => {
+  const files = chainFiles(options.dataDir);
+  const builder = `LOCAL_BUILDER_URL (${displayUrl(options.builderUrl)})`;
+  if (!existsSync(files.deployment)) {
+    throw new ConfigError(
+      `LOCAL_BUILDER_URL is set but ${files.deployment} does not exist: give this process the DATA_DIR of the process that started the local chain (it prints its builder URL when ready)`,
+    );
+  }
+  const deployment = readDeployment(files.deployment);
+  const launchSignerKey = launchSignerKeyFor(options.masterKey);
+  let signer: Address;
+  try {
+    if (!(await hasLaunchpad(options.builderUrl, deployment))) {
+      throw new ConfigError(
+        `the launchpad recorded in ${files.deployment} is not on the chain at ${builder}: is it the builder of the process that uses this DATA_DIR?`,
+      );
+    }
+    signer = await createPublicClient({ transport: http(options.builderUrl) }).readContract({
+      address: deployment.contracts.launchpad,
+      abi: LaunchpadManagerArtifact.abi,
+      functionName: "launchSigner",
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(
+      `${builder} does not answer: is the process that started the local chain running? (${(error as Error).message.split("\n")[0]})`,
+    );
+  }
+  const expected = privateKeyToAccount(launchSignerKey).address;
+  if (signer.toLowerCase() !== expected.toLowerCase()) {
+    throw new ConfigError(
+      `the local launchpad's launch signer is ${signer}, but this process's master key derives ${expected}: give every process the same master key (MASTER_KEY, MASTER_KEY_FILE or ${path.join(options.dataDir, "master.key")})`,
+    );
+  }
+  return localChainOf(
+    { rpcUrl: options.builderUrl, builderUrl: options.builderUrl },
+    deployment,
+    launchSignerKey,
+    async () => {},
+  );
 };
 
 const deploy = async (
@@ -140,14 +226,12 @@ const deploy = async (
   return deployment;
 };
 
-const verifyDeployment = async (rpcUrl: string, file: string, reset: string) => {
-  const deployment = JSON.parse(readFileSync(file, "utf8")) as Deployment;
+const readDeployment = (file: string): Deployment =>
+  JSON.parse(readFileSync(file, "utf8")) as Deployment;
+
+/** Whether the recorded launchpad has code on the chain at `rpcUrl`. */
+const hasLaunchpad = async (rpcUrl: string, deployment: Deployment): Promise<boolean> => {
   const client = createPublicClient({ transport: http(rpcUrl) });
   const code = await client.getCode({ address: deployment.contracts.launchpad });
-  if (!code || code === "0x") {
-    throw new ChainStateError(
-      `the launchpad recorded in ${file} is not on the local chain (its state was reset). ${reset}`,
-    );
-  }
-  return deployment;
+  return Boolean(code && code !== "0x");
 };

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { ERROR_CATALOGUE } from "@bundler/shared";
+import { sql } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
@@ -10,17 +11,21 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   app = await createTestApp();
-  await app.server.listen({ host: "127.0.0.1", port: 0 });
-  url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+  url = await listenOnFreePort(app);
 });
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
   await app.close();
 });
 
-const open = (key?: string) =>
+const listenOnFreePort = async (testApp: TestApp) => {
+  await testApp.server.listen({ host: "127.0.0.1", port: 0 });
+  return `http://127.0.0.1:${(testApp.server.server.address() as AddressInfo).port}`;
+};
+
+const openAt = (at: string, key?: string) =>
   new Promise<Socket>((resolve, reject) => {
-    const socket = connect(url, {
+    const socket = connect(at, {
       auth: key ? { key } : {},
       transports: ["websocket"],
       reconnection: false,
@@ -29,6 +34,7 @@ const open = (key?: string) =>
     socket.once("connect", () => resolve(socket));
     socket.once("connect_error", reject);
   });
+const open = (key?: string) => openAt(url, key);
 
 const collect = (socket: Socket) => {
   const events: Array<[string, unknown]> = [];
@@ -121,5 +127,141 @@ describe("handshakes per address", () => {
     expect(Date.now() - started).toBeLessThan(WINDOW_MS);
     await new Promise((resolve) => setTimeout(resolve, started + WINDOW_MS + 100 - Date.now()));
     expect(await handshake()).toBe(true);
+  });
+});
+
+describe("handshakes behind a trusted proxy", () => {
+  let proxied: TestApp;
+  let proxiedUrl: string;
+  beforeAll(async () => {
+    proxied = await createTestApp({
+      socketHandshakes: { max: 2, windowMs: 60_000 },
+      trustProxy: ["127.0.0.1"],
+    });
+    proxiedUrl = await listenOnFreePort(proxied);
+  });
+  afterAll(() => proxied.close());
+
+  /** A handshake the proxy forwards for `client`: true when accepted, else the refusal. */
+  const forwardedHandshake = (client: string) =>
+    new Promise<true | string>((resolve) => {
+      const socket = connect(proxiedUrl, {
+        transports: ["websocket"],
+        reconnection: false,
+        extraHeaders: { "x-forwarded-for": client },
+      });
+      socket.once("connect", () => {
+        socket.disconnect();
+        resolve(true);
+      });
+      socket.once("connect_error", (error) => {
+        socket.disconnect();
+        resolve(error.message);
+      });
+    });
+
+  it("counts handshakes per forwarded client address, not per proxy", async () => {
+    expect(await forwardedHandshake("203.0.113.1")).toBe(true);
+    expect(await forwardedHandshake("203.0.113.1")).toBe(true);
+    expect(await forwardedHandshake("203.0.113.1")).toBe(ERROR_CATALOGUE.rateLimit.title);
+    expect(await forwardedHandshake("203.0.113.2")).toBe(true);
+  });
+});
+
+/** Polls until `check` holds; fails past `withinMs`. */
+const within = async (withinMs: number, check: () => Promise<boolean>): Promise<void> => {
+  const began = performance.now();
+  while (!(await check())) {
+    if (performance.now() - began > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+// Two server processes on one Postgres database (the embedded one has only ever one process).
+describe.skipIf(!process.env.DATABASE_URL)("realtime across server processes on Postgres", () => {
+  let first: TestApp;
+  let second: TestApp;
+  let firstUrl: string;
+  let secondUrl: string;
+  beforeAll(async () => {
+    first = await createTestApp();
+    second = await createTestApp({ database: first.database });
+    firstUrl = await listenOnFreePort(first);
+    secondUrl = await listenOnFreePort(second);
+    // Each process learns of the other from its heartbeats (every 5 s), once both listen.
+    const knowsTheOther = (testApp: TestApp) => async () =>
+      (await testApp.realtime.io.sockets.adapter.serverCount()) === 2;
+    await within(15_000, knowsTheOther(first));
+    await within(15_000, knowsTheOther(second));
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  const mintUser = async () => {
+    const key = await first.auth.mintKey("user");
+    const user = await first.auth.authenticate(key);
+    if (!user) throw new Error("a minted key did not authenticate");
+    return { key, id: user.id };
+  };
+
+  it("delivers a user's events emitted in one process to that user's connections in the other, and to nobody else", async () => {
+    const userA = await mintUser();
+    const userB = await mintUser();
+    const [aThere, aHere, bThere, anonymousThere] = await Promise.all([
+      openAt(secondUrl, userA.key),
+      openAt(firstUrl, userA.key),
+      openAt(secondUrl, userB.key),
+      openAt(secondUrl),
+    ]);
+    const eventsAThere = collect(aThere);
+    const [eventsAHere, eventsBThere, eventsAnonymous] = [aHere, bThere, anonymousThere].map(
+      collect,
+    );
+
+    await first.realtime.emitToUser(userA.id, "launch_status", { message: "launched" });
+    await first.realtime.emitToUser(userA.id, "dispersal_status", { message: "dispersed" });
+    await within(5_000, async () => eventsAThere.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const expected = [
+      [`launch_status_${userA.key}`, { message: "launched" }],
+      [`dispersal_status_${userA.key}`, { message: "dispersed" }],
+    ];
+    expect(eventsAThere).toEqual(expected);
+    expect(eventsAHere).toEqual(expected);
+    expect(eventsBThere).toEqual([]);
+    expect(eventsAnonymous).toEqual([]);
+  });
+
+  it("tells each connection the block only from its own process, which watches blocks itself", async () => {
+    const [here, there] = await Promise.all([openAt(firstUrl), openAt(secondUrl)]);
+    const blocksHere = collect(here);
+    const blocksThere = collect(there);
+    first.realtime.broadcastBlock(77);
+    await within(5_000, async () => blocksHere.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(blocksHere).toEqual([["block", 77]]);
+    expect(blocksThere).toEqual([]);
+  });
+
+  it("survives Postgres ending the adapter's listening connection, and delivers again once it is back", async () => {
+    const user = await mintUser();
+    const socket = await openAt(secondUrl, user.key);
+    const events = collect(socket);
+    const { rows } = await first.database.db.execute(sql`
+      select pg_terminate_backend(pid) as done from pg_stat_activity
+      where datname = current_database() and query like 'LISTEN "socket.io#%'`);
+    expect(rows.length).toBe(2); // one listener per process
+
+    let sent = 0;
+    await within(15_000, async () => {
+      sent += 1;
+      await first.realtime.emitToUser(user.id, "launch_status", { message: `try ${sent}` });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return events.length > 0;
+    });
+    expect(events[0]?.[0]).toBe(`launch_status_${user.key}`);
   });
 });

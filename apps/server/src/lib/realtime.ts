@@ -1,7 +1,9 @@
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, IncomingMessage } from "node:http";
 import { ERROR_CATALOGUE, type SocketHandshakeAuth } from "@bundler/shared";
+import proxyAddr from "@fastify/proxy-addr";
 import { Server } from "socket.io";
 import type { AuthService } from "../modules/auth/auth.service.ts";
+import type { PostgresSocketAdapter } from "./socket-adapter.ts";
 
 export type UserEventKind = "launch_status" | "dispersal_status";
 
@@ -9,6 +11,11 @@ interface SocketData {
   userId?: string;
   /** Kept only for the connection's life: per-user event names carry the key (SPEC §7). */
   key?: string;
+}
+
+/** What one process tells the others: a user event for their own connections of that user. */
+interface ServerSideEvents {
+  user_event: (userId: string, kind: UserEventKind, payload: { message: string }) => void;
 }
 
 const roomFor = (userId: string) => `user:${userId}`;
@@ -41,33 +48,54 @@ const handshakeCounter = ({ max, windowMs }: HandshakeLimit) => {
   };
 };
 
+/** How the socket server is set up: origins, handshake limit, proxies, sharing across processes. */
+export interface RealtimeOptions {
+  allowedOrigins: string[];
+  /** Default 60 per minute. */
+  handshakeLimit?: HandshakeLimit | undefined;
+  /**
+   * The proxies whose `X-Forwarded-For` names the client (TRUST_PROXY, as Fastify's
+   * `trustProxy`): the handshake limit then counts the client's address, not the proxy's.
+   */
+  trustProxy?: string[] | undefined;
+  /** On Postgres: socket.io's adapter shared by every process (openPostgresSocketAdapter). */
+  shared?: PostgresSocketAdapter | undefined;
+}
+
 /**
  * socket.io on the API's own server. A connection may come without a key (it then
  * only hears the broadcast `block`); with a key in the handshake's `auth` it joins
- * its owner's private room. Per-user events go only into that room.
+ * its owner's private room. Per-user events go only into that room, in whichever server
+ * process the connection is: with `shared` (Postgres), a user event is passed to every other
+ * process, which emits it to its own connections of that user. The access key never leaves
+ * the process holding the connection: the event's name is made there.
  */
 export class Realtime {
   readonly io: Server<
     Record<string, never>,
     Record<string, (payload: unknown) => void>,
-    Record<string, never>,
+    ServerSideEvents,
     SocketData
   >;
+  private readonly shared: PostgresSocketAdapter | undefined;
 
-  constructor(
-    server: HttpServer,
-    auth: AuthService,
-    allowedOrigins: string[],
-    handshakeLimit: HandshakeLimit = { max: 60, windowMs: 60_000 },
-  ) {
+  constructor(server: HttpServer, auth: AuthService, options: RealtimeOptions) {
+    this.shared = options.shared;
     this.io = new Server(server, {
       path: "/socket.io",
-      cors: { origin: allowedOrigins, credentials: true },
+      cors: { origin: options.allowedOrigins, credentials: true },
       serveClient: false,
+      ...(options.shared ? { adapter: options.shared.adapter } : {}),
     });
-    const allowHandshake = handshakeCounter(handshakeLimit);
+    this.io.on("user_event", (userId, kind, payload) => this.deliver(userId, kind, payload));
+    const allowHandshake = handshakeCounter(
+      options.handshakeLimit ?? { max: 60, windowMs: 60_000 },
+    );
+    const trusted = options.trustProxy?.length ? proxyAddr.compile(options.trustProxy) : undefined;
+    const clientAddress = (request: IncomingMessage) =>
+      trusted ? proxyAddr(request, trusted) : (request.socket.remoteAddress ?? "");
     this.io.use((socket, next) => {
-      if (allowHandshake(socket.handshake.address)) return next();
+      if (allowHandshake(clientAddress(socket.request))) return next();
       // The client reads this as its connect_error's message.
       const refusal = Object.assign(new Error(ERROR_CATALOGUE.rateLimit.title), {
         data: { status: 429 },
@@ -90,19 +118,33 @@ export class Realtime {
     });
   }
 
+  /**
+   * The block number to this process's connections only: every process watches blocks itself,
+   * so passing it to the others too would give each connection every block once per process.
+   */
   broadcastBlock(blockNumber: number): void {
-    this.io.emit("block", blockNumber);
+    this.io.local.emit("block", blockNumber);
   }
 
-  /** Emits `{kind}_{key}` to every connection of one user, and to nobody else. */
+  /**
+   * Emits `{kind}_{key}` to every connection of one user, in this process and (with `shared`)
+   * in every other, and to nobody else.
+   */
   async emitToUser(
     userId: string,
     kind: UserEventKind,
     payload: { message: string },
   ): Promise<void> {
-    const sockets = await this.io.in(roomFor(userId)).fetchSockets();
-    for (const socket of sockets) {
-      if (socket.data.userId === userId && socket.data.key)
+    this.deliver(userId, kind, payload);
+    if (this.shared) this.io.serverSideEmit("user_event", userId, kind, payload);
+  }
+
+  /** To this process's connections of one user. */
+  private deliver(userId: string, kind: UserEventKind, payload: { message: string }): void {
+    const ids = this.io.sockets.adapter.rooms.get(roomFor(userId)) ?? new Set<string>();
+    for (const id of ids) {
+      const socket = this.io.sockets.sockets.get(id);
+      if (socket?.data.userId === userId && socket.data.key)
         socket.emit(`${kind}_${socket.data.key}`, payload);
     }
   }
@@ -114,5 +156,12 @@ export class Realtime {
    */
   disconnectAll(): void {
     this.io.engine.close();
+  }
+
+  /** Stops sharing with the other processes and closes the adapter's pool (after the server). */
+  async close(): Promise<void> {
+    if (!this.shared) return;
+    await this.io.sockets.adapter.close();
+    await this.shared.close();
   }
 }

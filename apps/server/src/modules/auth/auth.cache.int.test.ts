@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { hashAccessKey } from "../../lib/crypto.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
+import { AUTH_KEYS_CHANNEL } from "./auth.cache.ts";
 
 // Two server processes on one database, as when the server is scaled out: `first` owns the
 // database, `second` is another buildApp on it with its own cache and its own listener.
@@ -130,7 +131,7 @@ describe("the access-key cache", () => {
       expect((await validate(second, key)).statusCode).toBe(200);
       const { rows } = await first.database.db.execute(sql`
         select pg_terminate_backend(pid) as done from pg_stat_activity
-        where datname = current_database() and query like 'LISTEN %'`);
+        where datname = current_database() and query = ${`LISTEN "${AUTH_KEYS_CHANNEL}"`}`);
       expect(rows.length).toBe(2); // one listener per process
       await within(1_000, async () => !second.auth.keys.isListening);
       expect(second.auth.keys.size).toBe(0);
