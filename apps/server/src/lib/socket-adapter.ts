@@ -33,7 +33,9 @@ export const openPostgresSocketAdapter = async (
   databaseUrl: string,
   log: (message: string) => void,
 ): Promise<PostgresSocketAdapter> => {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  // One connection listens; ONE publishes, so a launch's terminal lines are NOTIFYed, and
+  // reach the other processes, in the order they were said (two would race each other).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   pool.on("error", (error) =>
     log(`socket.io adapter: an idle connection ended (${error.message})`),
   );
