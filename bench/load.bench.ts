@@ -77,7 +77,9 @@ const startTargets = async (): Promise<{ name: string; servers: RunningServer[] 
     env.DATABASE_URL = url.toString();
     name = "Postgres";
   }
-  return { name, servers: [await startServer({ dataDir, env })] };
+  // LOAD_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
+  const nodeArgs = process.env.LOAD_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return { name, servers: [await startServer({ dataDir, env, nodeArgs })] };
 };
 
 /** What one user's browser polls, at SPEC §9's rates. */
