@@ -133,6 +133,11 @@ const pollsOf = (user: LoadUser): PollingUser => ({
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : "n/a");
 
 const report = (result: MixResult) => {
+  if (process.env.LOAD_TIMELINE)
+    for (const { second, requests, p99Ms, maxMs } of result.timeline)
+      say(
+        `  second ${String(second).padStart(3)}: ${requests} sent, p99 ${ms(p99Ms)}, max ${ms(maxMs)}`,
+      );
   say(
     `  ${"route".padEnd(22)} ${"requests".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ` +
       `${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}`,

@@ -41,6 +41,8 @@ export interface MixResult {
   skipped: number;
   /** Non-2xx answers, network errors and timeouts. */
   errors: number;
+  /** Per second of the measured window (by when requests were sent): answered, p99 and max. */
+  timeline: Array<{ second: number; requests: number; p99Ms: number; maxMs: number }>;
   /** Error answers by status ("timeout", "ECONNRESET", "503", ...). */
   errorKinds: Record<string, number>;
   p50Ms: number;
@@ -83,6 +85,7 @@ export const runPollMix = async ({
   const measureFrom = startedAt + warmupSeconds * 1000;
   const endAt = measureFrom + seconds * 1000;
   const latencies: number[] = [];
+  const perSecond: number[][] = Array.from({ length: seconds }, () => []);
   const byRoute = new Map<string, { latencies: number[]; errors: number }>();
   const errorKinds: Record<string, number> = {};
   let errors = 0;
@@ -106,6 +109,7 @@ export const runPollMix = async ({
           } else {
             latencies.push(ended - began);
             route.latencies.push(ended - began);
+            perSecond[Math.floor((began - measureFrom) / 1000)]?.push(ended - began);
           }
         }
         resolve();
@@ -186,6 +190,12 @@ export const runPollMix = async ({
     skipped,
     errors,
     errorKinds,
+    timeline: perSecond.map((values, second) => ({
+      second,
+      requests: values.length,
+      p99Ms: percentile(values, 99),
+      maxMs: values.length > 0 ? Math.max(...values) : Number.NaN,
+    })),
     p50Ms: overall.p50Ms,
     p99Ms: overall.p99Ms,
     maxMs: overall.maxMs,

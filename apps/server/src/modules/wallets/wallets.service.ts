@@ -96,12 +96,15 @@ export class WalletsService {
     };
   }
 
-  /** The funding panel's poll: BNB balances, shared per block with every other caller's. */
+  /**
+   * The funding panel's poll (every 10 s): BNB balances, read per block together with every
+   * other caller's. Each address is answered as it was asked (checksumming 50 addresses a poll
+   * cost more than reading their balances).
+   */
   async balances(addresses: string[]) {
     const chain = requireChain(this.chain);
-    const wanted = addresses.map((a) => getAddress(a));
-    const bnb = await bnbBalances(chain, wanted);
-    return wanted.map((address, i) => ({ address, balance: formatEther(bnb[i] ?? 0n) }));
+    const bnb = await bnbBalances(chain, addresses as Address[]);
+    return addresses.map((address, i) => ({ address, balance: formatEther(bnb[i] ?? 0n) }));
   }
 
   importKeys(privateKeys: string[]): Array<{ address: Address; privateKey: Hex }> {
