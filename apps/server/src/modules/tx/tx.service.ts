@@ -87,7 +87,9 @@ export class TxService {
     const recordOf = (hash: string) => records.get(hash.toLowerCase());
     const answers = new Map<string, TxStatusEntry>();
     for (const hash of hashes) {
-      const answer = recordOf(hash) && fromRecord(hash, recordOf(hash) as TxRow);
+      const record = recordOf(hash);
+      if (record?.blockNumber != null) chain.reads.observe(record.blockNumber);
+      const answer = record && fromRecord(hash, record);
       if (answer) answers.set(hash, answer);
     }
     const onChain = await this.chainStatuses(
