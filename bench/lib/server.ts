@@ -81,25 +81,31 @@ export const stopAllServers = async (): Promise<void> => {
 export const startServer = async (options: {
   dataDir: string;
   env?: Record<string, string>;
+  /** Extra node flags for the server process (`--cpu-prof`, which NODE_OPTIONS refuses). */
+  nodeArgs?: string[];
   readyTimeoutMs?: number;
 }): Promise<RunningServer> => {
   const port = await freePort();
   const anvilPort = await freePort([port]);
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: options.dataDir,
-      PORT: String(port),
-      ANVIL_PORT: String(anvilPort),
-      HOST,
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_PER_MINUTE: "100000000",
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), "--import", "tsx", "apps/server/src/main.ts"],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: options.dataDir,
+        PORT: String(port),
+        ANVIL_PORT: String(anvilPort),
+        HOST,
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_PER_MINUTE: "100000000",
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
 
   let stopped: Promise<void> | undefined;
   const server: RunningServer = {

@@ -158,6 +158,8 @@ export const payments = pgTable(
       sql`${table.status} in ('open', 'paid', 'cancelled', 'expired')`,
     ),
     index("payments_status_idx").on(table.status),
+    // A draft's payments (its refunds on every drafts page and draft read).
+    index("payments_draft_idx").on(table.draftId),
   ],
 );
 
@@ -319,12 +321,18 @@ export const launches = pgTable(
       .references(() => drafts.id),
     tokenAddress: text("token_address").notNull(),
     ticker: text("ticker").notNull(),
+    /** The token's name, kept here so the wallet manager's polls never read the draft's logo. */
+    name: text("name").notNull().default(""),
     image: text("image").notNull().default(""),
     wallets: jsonb("wallets").notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("launches_owner_idx").on(table.ownerId)],
+  (table) => [
+    index("launches_owner_idx").on(table.ownerId),
+    // Which of a page's expired drafts launched a token (the drafts list).
+    index("launches_draft_idx").on(table.draftId),
+  ],
 );
 
 /**

@@ -8,6 +8,7 @@ import {
 } from "@bundler/chain";
 import type { CurveState } from "@bundler/contracts";
 import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { type BlockCache, blockCacheFor } from "./block-cache.ts";
 import { ServiceUnavailableError } from "./errors.ts";
 import { LOCAL_TIP_ADDRESS, type LocalChain } from "./local-chain.ts";
 
@@ -17,6 +18,11 @@ export interface ChainContext {
   rpcUrl: string;
   chainId: number;
   client: PublicClient;
+  /**
+   * Reads that polling routes share per block (balances, transaction statuses) and final
+   * statuses kept for good; sending paths read through `client` instead.
+   */
+  reads: BlockCache;
   /** The launchpad's token manager; null when this network has none configured. */
   launchpad: Address | null;
   builders: BuilderEndpoint[];
@@ -71,6 +77,7 @@ export const localChainContext = (
     rpcUrl: local.builderUrl,
     chainId: profile.chainId,
     client,
+    reads: blockCacheFor(client),
     launchpad: local.contracts.launchpad,
     builders: [
       {
@@ -102,27 +109,32 @@ export const remoteChainContext = (
   rpcUrl: string,
   builders: BuilderEndpoint[] = profile.builders,
   fourMemeApiUrl?: string,
-): ChainContext => ({
-  profile,
-  rpcUrl,
-  chainId: profile.chainId,
-  client: createPublicClient({ transport: http(rpcUrl), cacheTime: 0 }) as PublicClient,
-  launchpad: profile.launchpad?.tokenManager ?? null,
-  builders,
-  fourMeme: createFourMemeClient(fourMemeApiUrl ? { baseUrl: fourMemeApiUrl } : {}),
-  launchSignerKey: null,
-  curve: DEFAULT_CURVE,
-  // The profile's documented fee (TODO with the mainnet launch path: four.meme's API config).
-  launchFee: async () => {
-    if (!profile.launchpad) throw new ChainError(`no launchpad is configured for ${profile.name}`);
-    return profile.launchpad.launchFee;
-  },
-  trade:
-    profile.launchpad && profile.dex
-      ? {
-          helper: profile.launchpad.helper,
-          router: profile.dex.router,
-          weth: profile.dex.wrappedNative,
-        }
-      : null,
-});
+): ChainContext => {
+  const client = createPublicClient({ transport: http(rpcUrl), cacheTime: 0 }) as PublicClient;
+  return {
+    profile,
+    rpcUrl,
+    chainId: profile.chainId,
+    client,
+    reads: blockCacheFor(client),
+    launchpad: profile.launchpad?.tokenManager ?? null,
+    builders,
+    fourMeme: createFourMemeClient(fourMemeApiUrl ? { baseUrl: fourMemeApiUrl } : {}),
+    launchSignerKey: null,
+    curve: DEFAULT_CURVE,
+    // The profile's documented fee (TODO with the mainnet launch path: four.meme's API config).
+    launchFee: async () => {
+      if (!profile.launchpad)
+        throw new ChainError(`no launchpad is configured for ${profile.name}`);
+      return profile.launchpad.launchFee;
+    },
+    trade:
+      profile.launchpad && profile.dex
+        ? {
+            helper: profile.launchpad.helper,
+            router: profile.dex.router,
+            weth: profile.dex.wrappedNative,
+          }
+        : null,
+  };
+};

@@ -80,6 +80,7 @@ export const launchBundle = async (
     draftId,
     tokenAddress: report.token,
     ticker: input.tokenInfo.symbol,
+    name: input.tokenInfo.name,
     image: "",
     wallets: accounts.map((a) => a.address),
     blockNumber,

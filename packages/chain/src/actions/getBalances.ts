@@ -1,5 +1,5 @@
-import { type Address, type Client, encodeFunctionData, erc20Abi, hexToBigInt } from "viem";
-import { aggregate3, ethBalanceCall } from "./aggregate3.ts";
+import { type Address, type Client, hexToBigInt } from "viem";
+import { aggregate3, ethBalanceCall, tokenBalanceCall } from "./aggregate3.ts";
 
 export interface GetBalancesParameters {
   addresses: readonly Address[];
@@ -44,9 +44,3 @@ export const getBalances = async (
     token: token ? (values[i * stride + 1] ?? 0n) : 0n,
   }));
 };
-
-/** The token's `balanceOf(owner)` as a multicall call. */
-export const tokenBalanceCall = (token: Address, owner: Address) => ({
-  target: token,
-  callData: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner] }),
-});

@@ -1,7 +1,6 @@
 import { MULTICALL3_ADDRESS, Multicall3Artifact } from "@bundler/contracts";
 import { type Address, type Client, encodeFunctionData, erc20Abi, hexToBigInt } from "viem";
-import { aggregate3, ethBalanceCall } from "./aggregate3.ts";
-import { tokenBalanceCall } from "./getBalances.ts";
+import { aggregate3, ethBalanceCall, tokenBalanceCall } from "./aggregate3.ts";
 import type { GetTokenInfoReturnType } from "./getTokenInfo.ts";
 import { decodeTokenInfo, tokenInfoCall } from "./getTokenInfos.ts";
 

@@ -81,7 +81,7 @@ export const walletBalancesRoute = defineRoute({
   response: z.object({
     success: z.literal(true),
     message: z.string(),
-    /** BNB balances as decimal strings, in the order asked. */
+    /** BNB balances as decimal strings, in the order and letter case asked. */
     balances: z.array(z.object({ address: addressSchema, balance: bnbValueSchema })),
   }),
 });

@@ -97,6 +97,9 @@ export class BundleEmpties {
           .catch(() => txm.find(keys))
       ).map((row) => [row.key, row]),
     );
+    // The balances the caller asks next must not be served from before these transfers.
+    for (const row of rows.values())
+      if (row.blockNumber !== null) chain.reads.observe(row.blockNumber);
     return wallets.map((wallet) => {
       const row = rows.get(keyOf(wallet));
       if (!row) return outcomes.get(wallet) ?? fail(wallet, "nothing was sent");

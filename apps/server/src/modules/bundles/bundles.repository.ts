@@ -19,7 +19,8 @@ export interface BundleRow {
 const columns = {
   tokenAddress: launches.tokenAddress,
   ticker: launches.ticker,
-  name: sql<string>`coalesce(${drafts.tokenInfo}->>'name', '')`,
+  // The launch's own copy: the draft's token_info holds the logo, which a poll must not read.
+  name: launches.name,
   draftId: launches.draftId,
   wallets: sql<string[]>`coalesce((
     select jsonb_agg(w->>'address' order by n)

@@ -1,8 +1,9 @@
-import { getTokenHoldings, getTokenInfos } from "@bundler/chain";
+import { getTokenInfos } from "@bundler/chain";
 import { BUNDLES_PAGE_SIZE, type Bundle, type WalletBalance } from "@bundler/shared";
 import { type Address, formatEther, getAddress } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { tokenHoldings } from "../../lib/shared-reads.ts";
 import { tokenLinks } from "./bundle-links.ts";
 import type { BundleRow, BundlesRepository } from "./bundles.repository.ts";
 import { formatTokens } from "./sell-amounts.ts";
@@ -59,13 +60,16 @@ export class BundlesService {
     return { bundles, total, page, pageSize };
   }
 
-  /** Every wallet's and the developer's balances, the token's supply and state: one multicall. */
+  /**
+   * Every wallet's and the developer's balances, the token's supply and state: one multicall,
+   * shared per block by every caller asking the same (`chain.reads`).
+   */
   async balances(ownerId: string, address: string) {
     const bundle = await ownedBundle(this.repository, ownerId, address);
     const chain = requireChain(this.chain);
     const wallets = bundle.wallets.map((w) => getAddress(w));
     const developer = bundle.developer ? getAddress(bundle.developer) : null;
-    const read = await getTokenHoldings(chain.client, {
+    const read = await tokenHoldings(chain, {
       token: bundle.tokenAddress as Address,
       addresses: developer ? [...wallets, developer] : wallets,
       ...(chain.trade ? { helper: chain.trade.helper } : {}),

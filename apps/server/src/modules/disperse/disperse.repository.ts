@@ -6,6 +6,9 @@ import { dispersalDeposits, dispersalLegs, dispersals } from "../../db/schema.ts
 export type DispersalRow = typeof dispersals.$inferSelect;
 export type LegRow = typeof dispersalLegs.$inferSelect;
 export type DepositRow = typeof dispersalDeposits.$inferSelect;
+/** What a dispersal's view shows of a leg and of a deposit. */
+export type ViewLeg = Pick<LegRow, "index" | "destination" | "amount">;
+export type ViewDeposit = Pick<DepositRow, "from" | "refundable" | "heldReason">;
 
 /** Funded and still moving money. */
 export const MOVING: DispersalStatus[] = ["sending", "processing"];
@@ -50,6 +53,34 @@ export class DisperseRepository {
       .where(and(eq(dispersals.receiver, receiver), eq(dispersals.ownerId, ownerId)))
       .limit(1);
     return row;
+  }
+
+  /**
+   * The status poll's read, in one query: the owner's dispersal with its legs and the deposits
+   * its view shows (the legs' and deposits' own indexes answer the subqueries).
+   */
+  async withLegsAndDeposits(
+    receiver: string,
+    ownerId: string,
+  ): Promise<{ row: DispersalRow; legs: ViewLeg[]; deposits: ViewDeposit[] } | undefined> {
+    const [found] = await this.db
+      .select({
+        row: dispersals,
+        legs: sql<ViewLeg[]>`(
+          select coalesce(json_agg(json_build_object(
+            'index', l.index, 'destination', l.destination, 'amount', l.amount::text
+          ) order by l.index), '[]'::json)
+          from ${dispersalLegs} l where l.dispersal_id = ${dispersals.id})`,
+        deposits: sql<ViewDeposit[]>`(
+          select coalesce(json_agg(json_build_object(
+            'from', d."from", 'refundable', d.refundable::text, 'heldReason', d.held_reason
+          ) order by d.block_number), '[]'::json)
+          from ${dispersalDeposits} d where d.dispersal_id = ${dispersals.id})`,
+      })
+      .from(dispersals)
+      .where(and(eq(dispersals.receiver, receiver), eq(dispersals.ownerId, ownerId)))
+      .limit(1);
+    return found;
   }
 
   async byId(id: string): Promise<DispersalRow | undefined> {

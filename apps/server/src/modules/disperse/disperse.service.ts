@@ -14,10 +14,24 @@ import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import { legProgress } from "./dispersal-route.ts";
-import { toTransfers } from "./dispersal-transfers.ts";
-import type { DispersalRow, DisperseRepository } from "./disperse.repository.ts";
+import { type TransferRow, toTransfers } from "./dispersal-transfers.ts";
+import type {
+  DispersalRow,
+  DisperseRepository,
+  ViewDeposit,
+  ViewLeg,
+} from "./disperse.repository.ts";
 
 const notFound = () => new NotFoundError("Dispersal not found");
+
+/** A dispersal's id is its receiver's address; anything else is not one. */
+const receiverOf = (dispersalId: string): Address => {
+  try {
+    return getAddress(dispersalId);
+  } catch {
+    throw notFound();
+  }
+};
 
 /** The dispersal API: create (the receiver's key stored first), read and cancel, owner only. */
 export class DisperseService {
@@ -85,8 +99,11 @@ export class DisperseService {
     return this.view(row);
   }
 
+  /** The disperser dialog's poll (every 10 s): two database reads, no chain read. */
   async status(ownerId: string, dispersalId: string): Promise<Dispersal> {
-    return this.view(await this.owned(ownerId, dispersalId));
+    const found = await this.repo.withLegsAndDeposits(receiverOf(dispersalId), ownerId);
+    if (!found) throw notFound();
+    return this.present(found.row, found.legs, await this.transfersOf(found.row), found.deposits);
   }
 
   /** pending → cancelled; anything funded can no longer be stopped. */
@@ -103,23 +120,30 @@ export class DisperseService {
   }
 
   private async owned(ownerId: string, dispersalId: string): Promise<DispersalRow> {
-    let receiver: Address;
-    try {
-      receiver = getAddress(dispersalId);
-    } catch {
-      throw notFound();
-    }
-    const row = await this.repo.byReceiver(receiver, ownerId);
+    const row = await this.repo.byReceiver(receiverOf(dispersalId), ownerId);
     if (!row) throw notFound();
     return row;
+  }
+
+  private transfersOf(row: DispersalRow) {
+    return this.txs ? this.txs.bySubjects([row.id]).then(toTransfers) : Promise.resolve([]);
   }
 
   private async view(row: DispersalRow): Promise<Dispersal> {
     const [legs, transfers, deposits] = await Promise.all([
       this.repo.legs(row.id),
-      this.txs ? this.txs.bySubjects([row.id]).then(toTransfers) : Promise.resolve([]),
+      this.transfersOf(row),
       this.repo.deposits([row.id]),
     ]);
+    return this.present(row, legs, transfers, deposits);
+  }
+
+  private present(
+    row: DispersalRow,
+    legs: ViewLeg[],
+    transfers: TransferRow[],
+    deposits: ViewDeposit[],
+  ): Dispersal {
     const pending = row.status === "pending";
     return {
       dispersalId: row.receiver,

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { drafts, paymentDeposits, payments } from "../../db/schema.ts";
-import type { PaymentRow } from "./drafts.repository.ts";
+import type { DraftRow, PaymentRow } from "./drafts.repository.ts";
 
 export type DepositRow = typeof paymentDeposits.$inferSelect;
 
@@ -28,6 +28,44 @@ export class PaymentRepository {
   async byId(id: string): Promise<PaymentRow | undefined> {
     const [row] = await this.db.select().from(payments).where(eq(payments.id, id)).limit(1);
     return row;
+  }
+
+  /**
+   * What the payment-status poll reads, in one query: the owner's live draft's status and its
+   * current payment (no logo, no addresses of the draft, no keys); undefined for another
+   * user's or a deleted draft.
+   */
+  async statusOf(
+    draftId: string,
+    ownerId: string,
+  ): Promise<
+    | {
+        draftStatus: DraftRow["status"];
+        payment: Pick<PaymentRow, "status" | "address" | "lastBalance" | "expiresAt"> | null;
+      }
+    | undefined
+  > {
+    const [row] = await this.db
+      .select({
+        draftStatus: drafts.status,
+        status: payments.status,
+        address: payments.address,
+        lastBalance: payments.lastBalance,
+        expiresAt: payments.expiresAt,
+      })
+      .from(drafts)
+      .leftJoin(payments, eq(payments.id, drafts.paymentId))
+      .where(and(eq(drafts.id, draftId), eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt)))
+      .limit(1);
+    if (!row) return undefined;
+    const { draftStatus, status, address, lastBalance, expiresAt } = row;
+    return {
+      draftStatus,
+      payment:
+        status && address && lastBalance !== null && expiresAt
+          ? { status, address, lastBalance, expiresAt }
+          : null,
+    };
   }
 
   /**

@@ -5,8 +5,9 @@ import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
+import { bnbBalances } from "../../lib/shared-reads.ts";
 import type { DraftsRepository } from "./drafts.repository.ts";
-import type { DraftsService } from "./drafts.service.ts";
+import { type DraftsService, draftNotFound } from "./drafts.service.ts";
 import type { PaymentRepository } from "./payment.repository.ts";
 
 export class PaymentService {
@@ -102,16 +103,21 @@ export class PaymentService {
     };
   }
 
+  /**
+   * The payment dialog's poll (every 5 s): one database read without the draft's logo or keys,
+   * and for an open payment its address's balance, read once per block for every caller.
+   */
   async status(ownerId: string, draftId: string) {
-    const draft = await this.drafts.owned(ownerId, draftId);
-    const payment = draft.paymentId ? await this.payments.byId(draft.paymentId) : undefined;
+    const row = await this.payments.statusOf(draftId, ownerId);
+    if (!row) throw draftNotFound();
+    const { draftStatus, payment } = row;
     let received = payment ? BigInt(payment.lastBalance) : 0n;
     if (payment && payment.status === "open" && this.chain) {
-      received = await this.chain.client.getBalance({ address: payment.address as `0x${string}` });
+      [received = 0n] = await bnbBalances(this.chain, [payment.address as Address]);
     }
     return {
-      isPaid: ["paid", "executing", "executed"].includes(draft.status),
-      status: draft.status,
+      isPaid: ["paid", "executing", "executed"].includes(draftStatus),
+      status: draftStatus,
       received: formatEther(received),
       expiresAt: payment?.expiresAt.toISOString() ?? null,
     };

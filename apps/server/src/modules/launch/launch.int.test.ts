@@ -130,6 +130,11 @@ describe("execution", () => {
     if (!launch) throw new Error("no launch recorded");
     expect(launch.totalWallets).toBe(3);
     expect(launch.atomicWallets).toBe(3);
+    // The launch keeps the token's name, which the wallet manager shows without the draft.
+    const listed = await call("GET", "/api/auth/bundles");
+    expect(listed.body.bundles).toEqual([
+      expect.objectContaining({ address: launch.tokenAddress, name: input.tokenInfo.name }),
+    ]);
     expect(await chain.client.getCode({ address: launch.tokenAddress as Address })).not.toBe("0x");
     const block = await chain.client.getBlock({
       blockNumber: BigInt(launch.blockNumber),

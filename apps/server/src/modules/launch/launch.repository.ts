@@ -95,6 +95,7 @@ export class LaunchRepository {
     ownerId: string;
     tokenAddress: string;
     ticker: string;
+    name: string;
     image: string;
     wallets: string[];
     blockNumber: bigint;
@@ -112,6 +113,7 @@ export class LaunchRepository {
         draftId: values.draftId,
         tokenAddress: values.tokenAddress,
         ticker: values.ticker,
+        name: values.name,
         image: values.image,
         wallets: values.wallets,
         blockNumber: values.blockNumber,

@@ -422,6 +422,7 @@ export class LaunchService {
       draftId: draft.id,
       ownerId: draft.ownerId,
       ticker: info.symbol,
+      name: info.name,
       image: info.image,
       wallets,
     };

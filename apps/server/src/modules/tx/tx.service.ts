@@ -1,4 +1,4 @@
-import { getAddressInfo, getTxStatuses, rpcBatch } from "@bundler/chain";
+import { getAddressInfo } from "@bundler/chain";
 import {
   type AddressInfo,
   MAX_ADDRESS_TXS,
@@ -15,10 +15,32 @@ import {
 } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { txKnown, txStatuses } from "../../lib/shared-reads.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 
 const UNKNOWN = "the node does not know this transaction: it was dropped or never sent";
+
+/**
+ * Blocks on top of a transaction's block before its outcome is kept for good: a receipt in the
+ * head itself can still go (a local bundle refused after its block was mined, a reorg on BSC).
+ */
+export const FINAL_DEPTH = 2n;
+
+const finalKey = (hash: string) => `tx-status:${hash.toLowerCase()}`;
+
+/** Keeps every mined or reverted answer whose block is FINAL_DEPTH below the head. */
+const keepFinal = async (chain: ChainContext, entries: Iterable<TxStatusEntry>) => {
+  const done = [...entries].filter(
+    (e) => (e.status === "success" || e.status === "failed") && e.blockNumber !== null,
+  );
+  if (done.length === 0) return;
+  const head = await chain.reads.head().catch(() => null);
+  if (!head) return;
+  for (const entry of done)
+    if (BigInt(entry.blockNumber as string) + FINAL_DEPTH <= head.number)
+      chain.reads.keepFinal(finalKey(entry.hash), entry);
+};
 
 /**
  * Where transactions stand: the transaction manager's record for the ones the server sent (a
@@ -32,9 +54,30 @@ export class TxService {
     private readonly txm?: TxManager,
   ) {}
 
-  /** At most one database read and two RPC round trips, whatever the number of hashes. */
+  /**
+   * At most one database read and two RPC round trips, whatever the number of hashes; none for
+   * a hash whose outcome is final (mined or reverted, FINAL_DEPTH blocks below the head), which
+   * is kept for good. Chain reads are shared per block with other callers (`chain.reads`).
+   */
   async statuses(hashes: Hex[]): Promise<TxStatusEntry[]> {
     const chain = requireChain(this.chain);
+    const kept = new Map<string, TxStatusEntry>();
+    for (const hash of hashes) {
+      const entry = chain.reads.final<TxStatusEntry>(finalKey(hash));
+      if (entry) kept.set(hash.toLowerCase(), entry);
+    }
+    const asked = hashes.filter((hash) => !kept.has(hash.toLowerCase()));
+    const answers = asked.length > 0 ? await this.read(chain, asked) : new Map();
+    return hashes.map((hash) => {
+      const entry = kept.get(hash.toLowerCase()) ?? answers.get(hash);
+      return entry
+        ? { ...entry, hash }
+        : { hash, status: "error", blockNumber: null, reason: UNKNOWN };
+    });
+  }
+
+  /** The records' and the chain's answers for `hashes`; final ones are kept in `chain.reads`. */
+  private async read(chain: ChainContext, hashes: Hex[]): Promise<Map<string, TxStatusEntry>> {
     const records = new Map(
       (await (this.txm?.byHashes(hashes.map((h) => h.toLowerCase())) ?? [])).map((row) => [
         row.txHash.toLowerCase(),
@@ -42,21 +85,21 @@ export class TxService {
       ]),
     );
     const recordOf = (hash: string) => records.get(hash.toLowerCase());
-    const finalAnswers = new Map<string, TxStatusEntry>();
+    const answers = new Map<string, TxStatusEntry>();
     for (const hash of hashes) {
-      const answer = recordOf(hash) && fromRecord(hash, recordOf(hash) as TxRow);
-      if (answer) finalAnswers.set(hash, answer);
+      const record = recordOf(hash);
+      if (record?.blockNumber != null) chain.reads.observe(record.blockNumber);
+      const answer = record && fromRecord(hash, record);
+      if (answer) answers.set(hash, answer);
     }
     const onChain = await this.chainStatuses(
       chain,
-      hashes.filter((hash) => !finalAnswers.has(hash)),
+      hashes.filter((hash) => !answers.has(hash)),
       new Set(hashes.filter((hash) => recordOf(hash)).map((hash) => hash.toLowerCase())),
     );
-    return hashes.map(
-      (hash) =>
-        finalAnswers.get(hash) ??
-        onChain.get(hash) ?? { hash, status: "error", blockNumber: null, reason: UNKNOWN },
-    );
+    for (const [hash, entry] of onChain) answers.set(hash, entry);
+    await keepFinal(chain, answers.values());
+    return answers;
   }
 
   /** What the chain says; `ours` are open records: pending while unmined, never "unknown". */
@@ -66,18 +109,15 @@ export class TxService {
     ours: Set<string>,
   ): Promise<Map<string, TxStatusEntry>> {
     if (hashes.length === 0) return new Map();
-    const statuses = await getTxStatuses(chain.rpcUrl, { hashes });
+    const statuses = (await txStatuses(chain, hashes)).map((s, i) => ({
+      ...s,
+      hash: hashes[i] as Hex,
+    }));
     const unmined = statuses
       .filter((s) => s.status === "pending" && !ours.has(s.hash.toLowerCase()))
       .map((s) => s.hash);
-    const known = new Set<string>();
-    if (unmined.length > 0) {
-      const found = await rpcBatch<{ hash: Hex } | null>(
-        chain.rpcUrl,
-        unmined.map((hash) => ({ method: "eth_getTransactionByHash", params: [hash] })),
-      );
-      for (const [i, answer] of found.entries()) if (answer.result) known.add(unmined[i] as Hex);
-    }
+    const held = unmined.length > 0 ? await txKnown(chain, unmined) : [];
+    const known = new Set(unmined.filter((_, i) => held[i]));
     return new Map(
       statuses.map((s): [string, TxStatusEntry] => {
         if (s.status === "pending")
@@ -87,6 +127,7 @@ export class TxService {
               ? { hash: s.hash, status: "pending", blockNumber: null, reason: null }
               : { hash: s.hash, status: "error", blockNumber: null, reason: UNKNOWN },
           ];
+        chain.reads.observe(s.blockNumber);
         return [
           s.hash,
           {

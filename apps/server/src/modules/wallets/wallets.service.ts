@@ -1,4 +1,3 @@
-import { getBalances } from "@bundler/chain";
 import { type CurveOutlook, QUOTAS, type WalletAmount } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -7,6 +6,7 @@ import { sealForBrowser } from "../../lib/envelope.ts";
 import { BadRequestError, TooManyRequestsError } from "../../lib/errors.ts";
 import { type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
+import { bnbBalances } from "../../lib/shared-reads.ts";
 import { type BuyRange, checkRange, generateBuys } from "./buy-amounts.ts";
 
 export interface BuyContext {
@@ -96,12 +96,15 @@ export class WalletsService {
     };
   }
 
+  /**
+   * The funding panel's poll (every 10 s): BNB balances, read per block together with every
+   * other caller's. Each address is answered as it was asked (checksumming 50 addresses a poll
+   * cost more than reading their balances).
+   */
   async balances(addresses: string[]) {
     const chain = requireChain(this.chain);
-    const result = await getBalances(chain.client, {
-      addresses: addresses.map((a) => getAddress(a)),
-    });
-    return result.map((entry) => ({ address: entry.address, balance: formatEther(entry.bnb) }));
+    const bnb = await bnbBalances(chain, addresses as Address[]);
+    return addresses.map((address, i) => ({ address, balance: formatEther(bnb[i] ?? 0n) }));
   }
 
   importKeys(privateKeys: string[]): Array<{ address: Address; privateKey: Hex }> {

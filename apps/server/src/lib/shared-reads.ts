@@ -1,0 +1,65 @@
+import {
+  type GetTokenHoldingsParameters,
+  type GetTokenHoldingsReturnType,
+  getBalances,
+  getTokenHoldings,
+  getTxStatuses,
+  rpcBatch,
+  type TxStatus,
+} from "@bundler/chain";
+import type { Address, Hex } from "viem";
+import type { ChainContext } from "./chain-context.ts";
+
+/**
+ * The polling routes' chain reads, through the block cache (`chain.reads`): what many callers ask
+ * within one block is read once, and different callers' keys go out together.
+ */
+
+/** BNB balances of `addresses`, in order: one multicall per batch, shared per block. */
+export const bnbBalances = (chain: ChainContext, addresses: readonly Address[]) =>
+  chain.reads.many(
+    "bnb",
+    addresses.map((address) => address.toLowerCase()),
+    async (keys) =>
+      (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb),
+  );
+
+/** A token's holdings of `addresses` (getTokenHoldings), one read per block for the same ask. */
+export const tokenHoldings = (
+  chain: ChainContext,
+  params: GetTokenHoldingsParameters,
+): Promise<GetTokenHoldingsReturnType> =>
+  chain.reads.once(
+    [
+      "holdings",
+      params.token,
+      params.helper ?? "",
+      (params.spenders ?? []).join(","),
+      params.addresses.join(","),
+    ]
+      .join(":")
+      .toLowerCase(),
+    () => getTokenHoldings(chain.client, params),
+  );
+
+/** Receipts' statuses (getTxStatuses) per hash, shared per block and batched across callers. */
+export const txStatuses = (chain: ChainContext, hashes: readonly Hex[]): Promise<TxStatus[]> =>
+  chain.reads.many(
+    "tx",
+    hashes.map((hash) => hash.toLowerCase()),
+    (keys) => getTxStatuses(chain.rpcUrl, { hashes: keys as Hex[] }),
+  );
+
+/** Whether the node holds each transaction (mined or in its mempool), per block and batched. */
+export const txKnown = (chain: ChainContext, hashes: readonly Hex[]): Promise<boolean[]> =>
+  chain.reads.many(
+    "tx-known",
+    hashes.map((hash) => hash.toLowerCase()),
+    async (keys) =>
+      (
+        await rpcBatch<{ hash: Hex } | null>(
+          chain.rpcUrl,
+          keys.map((hash) => ({ method: "eth_getTransactionByHash", params: [hash] })),
+        )
+      ).map((answer) => Boolean(answer.result)),
+  );
