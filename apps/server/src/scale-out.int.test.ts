@@ -84,7 +84,14 @@ const pay = (to: string, value: bigint) => {
       transport: http(`http://127.0.0.1:${anvilPort}`),
     });
     const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
-    await client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
+    await client()
+      .waitForTransactionReceipt({ hash, pollingInterval: 200, timeout: 60_000 })
+      .catch(async (error: Error) => {
+        const head = await client().getBlockNumber();
+        throw new Error(
+          `${error.message} (head ${head})\n${servers.map((s) => s.printed()).join("\n")}`,
+        );
+      });
   });
   funding = next.catch(() => {});
   return next;
