@@ -132,9 +132,10 @@ export class TxManager {
           r,
         ]),
       );
-      const taken = new Map<string, Set<number>>();
-      for (const from of froms)
-        taken.set(from, await this.repo.liveNonces(tx, from, pending.get(from) ?? 0));
+      const taken = await this.repo.liveNoncesOf(
+        tx,
+        new Map(froms.map((from) => [from, pending.get(from) ?? 0])),
+      );
       const fresh: NewTxRow[] = [];
       for (const intent of intents) {
         if (known.has(intent.key) || fresh.some((f) => f.key === intent.key)) continue;
@@ -320,6 +321,15 @@ export class TxManager {
       );
     };
 
+    // Mined rows are finished in groups of one block and fee: one UPDATE for a whole batch.
+    const mined = new Map<string, { rows: TxRow[]; blockNumber: bigint; fee: bigint }>();
+    const addMined = (row: TxRow, receipt: Receipt) => {
+      const blockNumber = BigInt(receipt.blockNumber);
+      const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice);
+      const group = mined.get(`${blockNumber}:${fee}`);
+      if (group) group.rows.push(row);
+      else mined.set(`${blockNumber}:${fee}`, { rows: [row], blockNumber, fee });
+    };
     const reverted: Array<{ row: TxRow; receipt: Receipt }> = [];
     const replaced: TxRow[] = [];
     const stale: TxRow[] = [];
@@ -329,14 +339,7 @@ export class TxManager {
       if (answer?.error) continue; // unsure: decide next pass
       const receipt = answer?.result as Receipt | null | undefined;
       if (receipt) {
-        const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice);
-        if (receipt.status === "0x1")
-          await finish([row], {
-            status: "mined",
-            error: null,
-            blockNumber: BigInt(receipt.blockNumber),
-            fee,
-          });
+        if (receipt.status === "0x1") addMined(row, receipt);
         else reverted.push({ row, receipt });
         continue;
       }
@@ -364,15 +367,16 @@ export class TxManager {
 
     const confirmed = await this.confirmReplaced(replaced, head);
     for (const { row, receipt } of confirmed.mined) {
-      if (receipt.status === "0x1")
-        await finish([row], {
-          status: "mined",
-          error: null,
-          blockNumber: BigInt(receipt.blockNumber),
-          fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
-        });
+      if (receipt.status === "0x1") addMined(row, receipt);
       else reverted.push({ row, receipt });
     }
+    for (const group of mined.values())
+      await finish(group.rows, {
+        status: "mined",
+        error: null,
+        blockNumber: group.blockNumber,
+        fee: group.fee,
+      });
 
     if (reverted.length > 0) {
       const statuses = await getTxStatuses(this.chain.rpcUrl, {
