@@ -9,7 +9,6 @@ import {
 import { type Address, formatEther, type Hex } from "viem";
 import {
   generatePrivateKey,
-  privateKeyToAccount,
   signMessage,
   signTransaction,
   signTypedData,

@@ -123,7 +123,7 @@ export class LaunchService {
     if (!release) throw new HeldElsewhere(`launch ${jobId}`);
     try {
       const job = await this.repository.findJob(jobId);
-      if (!job || job.status !== "running") return;
+      if (job?.status !== "running") return;
       const draft = await this.drafts.repository.findById(job.draftId);
       if (!draft) return;
       if (!fresh) return await this.settle(job, draft, "the server restarted during the launch");

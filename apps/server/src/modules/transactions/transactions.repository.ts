@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, like, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
