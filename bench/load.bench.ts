@@ -8,6 +8,7 @@
 //   create page's funding panel of 50 addresses), dispersal status 10 s, tx status 3 s,
 //   key validate 60 s and draft list 30 s (page loads).
 // Prints p50/p99 latency, req/s and errors, overall and per route, and the goal line.
+// LOAD_PROCESSES=3 with DATABASE_URL spreads the users over three processes on one Postgres.
 // Asserts nothing. LOAD_USERS (500), LOAD_SECONDS (30), LOAD_WARMUP_SECONDS (10), LOAD_BUNDLES (5).
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -30,6 +31,7 @@ const USERS = envInt("LOAD_USERS", 500);
 const SECONDS = envInt("LOAD_SECONDS", 30);
 const WARMUP_SECONDS = envInt("LOAD_WARMUP_SECONDS", 10);
 const BUNDLES = envInt("LOAD_BUNDLES", 5);
+const PROCESSES = envInt("LOAD_PROCESSES", 1);
 const GOAL_P99_MS = 100;
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
@@ -79,7 +81,20 @@ const startTargets = async (): Promise<{ name: string; servers: RunningServer[] 
   }
   // LOAD_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server.
   const nodeArgs = process.env.LOAD_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  return { name, servers: [await startServer({ dataDir, env, nodeArgs })] };
+  const first = await startServer({ dataDir, env, nodeArgs });
+  const servers = [first];
+  // LOAD_PROCESSES=3 (with DATABASE_URL): the others attach to the first one's chain.
+  if (PROCESSES > 1 && !process.env.DATABASE_URL)
+    throw new Error("LOAD_PROCESSES > 1 needs DATABASE_URL (PGlite is one process)");
+  for (let n = 1; n < PROCESSES; n++)
+    servers.push(
+      await startServer({
+        dataDir,
+        env: { ...env, LOCAL_BUILDER_URL: first.builderUrl ?? "" },
+        nodeArgs,
+      }),
+    );
+  return { name, servers };
 };
 
 /** What one user's browser polls, at SPEC §9's rates. */

@@ -55,6 +55,8 @@ export interface RunningServer {
   dataDir: string;
   /** Wall time from spawn to the "is ready at" line. */
   readySeconds: number;
+  /** The local chain's builder URL from the banner (what LOCAL_BUILDER_URL attaches to). */
+  builderUrl: string | null;
   /** SIGINT, wait for exit (SIGKILL after a timeout), then make sure anvil is gone. */
   stop(): Promise<void>;
 }
@@ -114,6 +116,7 @@ export const startServer = async (options: {
     anvilPort,
     dataDir: options.dataDir,
     readySeconds: Number.NaN,
+    builderUrl: null,
     stop: () => {
       stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
@@ -174,5 +177,6 @@ export const startServer = async (options: {
     throw error;
   }
   server.readySeconds = (performance.now() - startedAt) / 1000;
+  server.builderUrl = /builder (http:\/\/\S+)/.exec(output)?.[1] ?? null;
   return server;
 };
