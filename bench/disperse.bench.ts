@@ -54,6 +54,22 @@ const api = async <T>(
   return JSON.parse(text) as T;
 };
 
+/** A fresh account holding 1,000 BNB on anvil: it funds the dispersals. */
+const richAccount = async (rpcUrl: string) => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "anvil_setBalance",
+      params: [account.address, `0x${parseEther("1000").toString(16)}`],
+    }),
+  });
+  return account;
+};
+
 const run = async (
   server: RunningServer,
   key: string,
@@ -72,17 +88,7 @@ const run = async (
     amounts,
     antiBubblemaps,
   });
-  const funder = privateKeyToAccount(generatePrivateKey());
-  await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "anvil_setBalance",
-      params: [funder.address, `0x${parseEther("1000").toString(16)}`],
-    }),
-  });
+  const funder = await richAccount(rpcUrl);
   await createWalletClient({ account: funder, transport: http(rpcUrl) }).sendTransaction({
     chain: null,
     to: created.receiver as Address,
@@ -199,17 +205,7 @@ const runLarge = async (server: RunningServer, key: string, rpcUrl: string) => {
     });
     created.push({ ...dispersal, wallets, amounts });
   }
-  const funder = privateKeyToAccount(generatePrivateKey());
-  await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "anvil_setBalance",
-      params: [funder.address, `0x${parseEther("1000").toString(16)}`],
-    }),
-  });
+  const funder = await richAccount(rpcUrl);
   const wallet = createWalletClient({ account: funder, transport: http(rpcUrl) });
   const fundedAt = await client.getBlockNumber();
   for (const d of created)

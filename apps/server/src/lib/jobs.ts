@@ -59,6 +59,18 @@ export interface JobEngineOptions {
   maintenanceIntervalSeconds?: number;
 }
 
+/**
+ * A pass that runs on each block (it reads the head and catches up on whatever it missed):
+ * one at a time across every process, at most one waiting, never retried (the next block's
+ * pass is the retry), failed over after `expireInSeconds` when its process died.
+ */
+export const perBlockQueue = (name: string, expireInSeconds = 30): QueueSpec => ({
+  name,
+  policy: "stately",
+  retryLimit: 0,
+  expireInSeconds,
+});
+
 /** The queue of "a new block": one job per block number, whichever process saw it first. */
 export const BLOCK_QUEUE = "chain-block";
 const SCHEMA = "pgboss";
@@ -185,6 +197,15 @@ export class JobEngine {
   /** Sends one job to each of these queues on every new block (declare them with `queue`). */
   eachBlock(name: string): void {
     if (!this.perBlock.includes(name)) this.perBlock.push(name);
+  }
+
+  /** Declares a per-block pass (`perBlockQueue`) and runs `pass` for it here, on each block. */
+  async onEachBlock(spec: QueueSpec, pass: () => Promise<unknown>): Promise<string[]> {
+    const ids = await this.queue(spec, async () => {
+      await pass();
+    });
+    this.eachBlock(spec.name);
+    return ids;
   }
 
   /** Enqueues a job; answers its id, or null when the queue's policy or the id made it a no-op. */

@@ -1,4 +1,4 @@
-import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 import type { DisperseEngine } from "./disperse.engine.ts";
 
 /**
@@ -7,14 +7,8 @@ import type { DisperseEngine } from "./disperse.engine.ts";
  * at a time across every process; each step's transfer has its own key, so a pass that died
  * halfway is finished by the next one without sending anything twice.
  */
-export const DISPERSE_STEP: QueueSpec = {
-  name: "disperse-step",
-  policy: "stately",
-  retryLimit: 0,
-  expireInSeconds: 30,
-};
+export const DISPERSE_STEP: QueueSpec = perBlockQueue("disperse-step");
 
 export const workDisperseJobs = async (jobs: JobEngine, engine: DisperseEngine): Promise<void> => {
-  await jobs.queue(DISPERSE_STEP, () => engine.tick());
-  jobs.eachBlock(DISPERSE_STEP.name);
+  await jobs.onEachBlock(DISPERSE_STEP, () => engine.tick());
 };

@@ -1,4 +1,4 @@
-import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 import type { LaunchService } from "./launch.service.ts";
 
 /**
@@ -38,12 +38,7 @@ export const DELAYED_BUY_DUE: QueueSpec = {
 };
 
 /** Each block: launches and delayed buys whose process died are handed to a live one. */
-export const LAUNCH_ADOPT: QueueSpec = {
-  name: "launch-adopt",
-  policy: "stately",
-  retryLimit: 0,
-  expireInSeconds: 60,
-};
+export const LAUNCH_ADOPT: QueueSpec = perBlockQueue("launch-adopt", 60);
 
 export interface LaunchJobData {
   jobId: string;
@@ -74,8 +69,7 @@ export const workLaunchJobs = async (jobs: JobEngine, launches: LaunchService): 
     ...(await jobs.queue<DelayedBuyJobData>(DELAYED_BUY_DUE, (data) =>
       launches.handleDelayedBuy(data.id),
     )),
-    ...(await jobs.queue(LAUNCH_ADOPT, () => launches.adopt())),
+    ...(await jobs.onEachBlock(LAUNCH_ADOPT, () => launches.adopt())),
   ];
-  jobs.eachBlock(LAUNCH_ADOPT.name);
   launches.onStop(() => jobs.offWork(ids));
 };

@@ -1,4 +1,4 @@
-import type { JobEngine, QueueSpec } from "../../lib/jobs.ts";
+import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 import type { TxManager } from "./tx-manager.ts";
 
 /**
@@ -6,16 +6,8 @@ import type { TxManager } from "./tx-manager.ts";
  * read, rebroadcast when it waited too long, and ended when it was replaced or dropped. One
  * pass at a time across every process (stately); a missed block is caught up by the next pass.
  */
-export const TX_RECONCILE: QueueSpec = {
-  name: "tx-reconcile",
-  policy: "stately",
-  retryLimit: 0,
-  expireInSeconds: 30,
-};
+export const TX_RECONCILE: QueueSpec = perBlockQueue("tx-reconcile");
 
 export const workTransactionJobs = async (jobs: JobEngine, txm: TxManager): Promise<void> => {
-  await jobs.queue(TX_RECONCILE, async () => {
-    await txm.reconcile();
-  });
-  jobs.eachBlock(TX_RECONCILE.name);
+  await jobs.onEachBlock(TX_RECONCILE, () => txm.reconcile());
 };
