@@ -6,9 +6,8 @@ import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import { DELAYED_BUY, DELAYED_BUY_DUE } from "./launch.jobs.ts";
+import { DELAYED_BUY, DELAYED_BUY_DUE, type LaunchRuntime } from "./launch.jobs.ts";
 import type { DelayedBuyRow, LaunchRepository } from "./launch.repository.ts";
-import type { LaunchRuntime } from "./launch.service.ts";
 import { pickDelaySeconds, reasonOf, sniperOf } from "./launch-words.ts";
 
 /** An overdue buy still scheduled this long after its due time is handed to a worker again. */

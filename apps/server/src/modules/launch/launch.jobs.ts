@@ -1,5 +1,5 @@
+import type { ReleaseLock } from "../../db/client.ts";
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
-import type { LaunchService } from "./launch.service.ts";
 
 /**
  * A launch, from its claim to its outcome: the job whose id is the launch job's id runs it
@@ -40,6 +40,20 @@ export const DELAYED_BUY_DUE: QueueSpec = {
 /** Each block: launches and delayed buys whose process died are handed to a live one. */
 export const LAUNCH_ADOPT: QueueSpec = perBlockQueue("launch-adopt", 60);
 
+/** Where launches run: the job engine, and the lock that keeps one launch in one place. */
+export interface LaunchRuntime {
+  jobs: JobEngine;
+  tryLock: (key: string) => Promise<ReleaseLock | null>;
+}
+
+/** What the launch queues call (the launch service). */
+export interface LaunchHandlers {
+  handle(jobId: string, fresh: boolean): Promise<void>;
+  handleDelayedBuy(id: string): Promise<void>;
+  adopt(): Promise<void>;
+  onStop(hook: () => Promise<void>): void;
+}
+
 export interface LaunchJobData {
   jobId: string;
 }
@@ -49,7 +63,7 @@ export interface DelayedBuyJobData {
 }
 
 /** Declares the launch queues and works them here with this process's launch service. */
-export const workLaunchJobs = async (jobs: JobEngine, launches: LaunchService): Promise<void> => {
+export const workLaunchJobs = async (jobs: JobEngine, launches: LaunchHandlers): Promise<void> => {
   const ids = [
     ...(await jobs.queue<LaunchJobData>(
       LAUNCH_EXECUTE,

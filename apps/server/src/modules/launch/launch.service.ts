@@ -3,11 +3,9 @@ import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import type { TokenInfo } from "@bundler/shared";
 import { type Address, decodeEventLog, formatEther, type Hex, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ReleaseLock } from "../../db/client.ts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
-import type { JobEngine } from "../../lib/jobs.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { DraftsService, StoredWalletConfig } from "../drafts/drafts.service.ts";
@@ -15,7 +13,7 @@ import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import { createArgsFor } from "./create-args.ts";
 import { DelayedBuys } from "./delayed-buys.ts";
-import { LAUNCH_EXECUTE, LAUNCH_SETTLE } from "./launch.jobs.ts";
+import { LAUNCH_EXECUTE, LAUNCH_SETTLE, type LaunchRuntime } from "./launch.jobs.ts";
 import type { LaunchJobRow, LaunchRepository } from "./launch.repository.ts";
 import { launchGasPrice } from "./launch-costs.ts";
 import { reasonOf, sniperOf } from "./launch-words.ts";
@@ -33,12 +31,6 @@ const NOT_EXECUTABLE: Record<string, string> = {
 const RETRY_MS = 2000;
 /** A launch job sent this long ago and not yet holding its lock is taken for dead. */
 const START_GRACE_MS = 5000;
-
-/** Where launches run: the job engine, and the lock that keeps one launch in one place. */
-export interface LaunchRuntime {
-  jobs: JobEngine;
-  tryLock: (key: string) => Promise<ReleaseLock | null>;
-}
 
 /** Thrown by a handler whose launch another process holds: pg-boss tries it again later. */
 class HeldElsewhere extends Error {
