@@ -374,9 +374,14 @@ const includeBundle = async (
     const pool = await node<{ pending: string }>("txpool_status");
     if (Number.parseInt(pool.pending, 16) > 0) await node("evm_mine");
     const snapshot = await node<Hex>("evm_snapshot");
+    const before = Number.parseInt(await node<string>("eth_blockNumber"), 16);
     const failure = await tryBundle(node, decoded, bundle.revertingTxHashes);
     if (failure) {
+      // A transaction sent straight to the node meanwhile may have been mined beside the
+      // bundle: it is sent again after the revert, not lost with the bundle's block.
+      const strays = await straysSince(node, before, decoded);
       await node("evm_revert", [snapshot]);
+      for (const raw of strays) await node("eth_sendRawTransaction", [raw]).catch(() => undefined);
       for (const tx of decoded)
         await node("anvil_dropTransaction", [tx.hash]).catch(() => undefined);
       throw failure;
@@ -385,6 +390,23 @@ const includeBundle = async (
   } finally {
     await node("evm_setIntervalMining", [params.blockTime]);
   }
+};
+
+/** The raw transactions mined after block `since` that are not the bundle's. */
+const straysSince = async (node: Node, since: number, bundle: DecodedTx[]): Promise<Hex[]> => {
+  const ours = new Set(bundle.map((tx) => tx.hash.toLowerCase()));
+  const head = Number.parseInt(await node<string>("eth_blockNumber"), 16);
+  const strays: Hex[] = [];
+  for (let n = since + 1; n <= head; n++) {
+    const block = await node<{ transactions: Hex[] }>("eth_getBlockByNumber", [
+      `0x${n.toString(16)}`,
+      false,
+    ]);
+    for (const hash of block.transactions)
+      if (!ours.has(hash.toLowerCase()))
+        strays.push(await node<Hex>("eth_getRawTransactionByHash", [hash]));
+  }
+  return strays;
 };
 
 /** Sends and mines the bundle; answers the reason it must not stand, or null. */
