@@ -11,10 +11,10 @@
 // LOAD_PROCESSES=3 with DATABASE_URL spreads the users over three processes on one Postgres.
 // Asserts nothing. LOAD_USERS (500), LOAD_SECONDS (30), LOAD_WARMUP_SECONDS (10), LOAD_BUNDLES (5).
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { createLoadUsers, type LoadUser } from "./lib/load-users.ts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
 import { type MixResult, type PollingUser, runPollMix } from "./lib/poll-mix.ts";
+import { onPostgres } from "./lib/postgres.ts";
 import {
   makeDataDir,
   type RunningServer,
@@ -38,17 +38,6 @@ const say = (line = "") => process.stdout.write(`${line}\n`);
 
 const dataDirs: string[] = [];
 let database: string | undefined;
-
-/** Runs one statement on the Postgres server at DATABASE_URL. */
-const onPostgres = async (statement: string) => {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-};
 
 const cleanup = async () => {
   await stopAllServers();

@@ -4,9 +4,9 @@
 // Validate should be close to health (target >= 0.8x): a cached key costs no database read.
 // Prints figures and ratios; asserts nothing.
 import { randomBytes, randomUUID } from "node:crypto";
-import pg from "pg";
 import { type LoadResult, type LoadTarget, measure } from "./lib/load.ts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
+import { onPostgres } from "./lib/postgres.ts";
 import {
   anvilPids,
   makeDataDir,
@@ -33,17 +33,6 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : "n/a
 const dataDirs = new Set<string>();
 const anvilPorts = new Set<number>();
 const databases = new Set<string>();
-
-/** Runs one statement on the Postgres server at DATABASE_URL. */
-const onPostgres = async (statement: string) => {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-};
 
 const cleanup = async () => {
   await stopAllServers();
