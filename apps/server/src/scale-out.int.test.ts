@@ -7,19 +7,13 @@ import type { Dispersal, Draft } from "@bundler/shared";
 import { and, eq } from "drizzle-orm";
 import pg from "pg";
 import { io as connect, type Socket } from "socket.io-client";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  http,
-  type PublicClient,
-  parseEther,
-} from "viem";
+import { type Address, createWalletClient, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "./db/client.ts";
 import { chainTxs, launches, payments, users } from "./db/schema.ts";
 import { accountFor, readDispersal } from "./modules/disperse/dispersal-ledger.test-support.ts";
+import { anvilAt } from "./test/anvil-at.ts";
 import { newTestDatabaseName } from "./test/database-name.ts";
 import { draftInput } from "./test/drafts-api.ts";
 import { ServerProcess } from "./test/server-process.ts";
@@ -45,16 +39,7 @@ const servers: ServerProcess[] = [];
 const ports: number[] = [];
 const sockets: Socket[] = [];
 
-const client = (): PublicClient =>
-  createPublicClient({ transport: http(`http://127.0.0.1:${anvilPort}`), cacheTime: 0 });
-const anvil = (method: string, params: unknown[]) =>
-  fetch(`http://127.0.0.1:${anvilPort}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-const setBalance = (address: string, value: bigint) =>
-  anvil("anvil_setBalance", [address, `0x${value.toString(16)}`]);
+const { client, setBalance, url: anvilUrl } = anvilAt(() => anvilPort);
 
 const api = async (n: number, key: string, method: "GET" | "POST", url: string, body?: unknown) => {
   const response = await fetch(`http://127.0.0.1:${ports[n]}${url}`, {
@@ -81,7 +66,7 @@ const pay = (to: string, value: bigint) => {
   const next = funding.then(async () => {
     const wallet = createWalletClient({
       account: funder,
-      transport: http(`http://127.0.0.1:${anvilPort}`),
+      transport: http(anvilUrl()),
     });
     const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
     await client()

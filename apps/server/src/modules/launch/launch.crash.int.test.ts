@@ -4,16 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
 import type { Draft } from "@bundler/shared";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  http,
-  type PublicClient,
-  parseEther,
-} from "viem";
+import { type Address, createWalletClient, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilAt } from "../../test/anvil-at.ts";
 import { draftInput } from "../../test/drafts-api.ts";
 import { ServerProcess } from "../../test/server-process.ts";
 
@@ -28,16 +22,7 @@ let anvilPort: number;
 let server: ServerProcess;
 const FEE = parseEther("0.01");
 
-const client = (): PublicClient =>
-  createPublicClient({ transport: http(`http://127.0.0.1:${anvilPort}`), cacheTime: 0 });
-const anvil = (method: string, params: unknown[]) =>
-  fetch(`http://127.0.0.1:${anvilPort}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-const setBalance = (address: string, value: bigint) =>
-  anvil("anvil_setBalance", [address, `0x${value.toString(16)}`]);
+const { client, setBalance, url: anvilUrl } = anvilAt(() => anvilPort);
 
 /** Starts the server on the data dir (its chain on a fresh port: the last one may linger). */
 const start = async (failpoints?: string) => {
@@ -70,7 +55,7 @@ const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 
 const pay = async (to: string, value: bigint) => {
   const account = privateKeyToAccount(generatePrivateKey());
   await setBalance(account.address, parseEther("1"));
-  const wallet = createWalletClient({ account, transport: http(`http://127.0.0.1:${anvilPort}`) });
+  const wallet = createWalletClient({ account, transport: http(anvilUrl()) });
   const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
   await client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
   return account.address;

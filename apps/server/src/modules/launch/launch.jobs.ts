@@ -2,39 +2,28 @@ import type { ReleaseLock } from "../../db/client.ts";
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 
 /**
- * A launch, from its claim to its outcome: the job whose id is the launch job's id runs it
- * (the first delivery sends the bundle; a retry only asks the chain how it ended). Retried
- * for a long while: a launch whose process died is finished by another.
+ * Launch work is retried for a long while (a handler whose launch is held elsewhere throws,
+ * and tries again 5 s later): a launch whose process died is finished by another.
  */
-export const LAUNCH_EXECUTE: QueueSpec = {
-  name: "launch-execute",
-  retryLimit: 100,
-  retryDelay: 5,
-  expireInSeconds: 600,
-};
+const PATIENT = { retryLimit: 100, retryDelay: 5, expireInSeconds: 600 } as const;
+
+/**
+ * A launch, from its claim to its outcome: the job whose id is the launch job's id runs it
+ * (the first delivery sends the bundle; a retry only asks the chain how it ended).
+ */
+export const LAUNCH_EXECUTE: QueueSpec = { name: "launch-execute", ...PATIENT };
 
 /** A launch whose process died (or stopped) before it ended: decided from the chain, once. */
-export const LAUNCH_SETTLE: QueueSpec = {
-  name: "launch-settle",
-  policy: "stately",
-  retryLimit: 100,
-  retryDelay: 5,
-  expireInSeconds: 600,
-};
+export const LAUNCH_SETTLE: QueueSpec = { name: "launch-settle", policy: "stately", ...PATIENT };
 
 /** The delayed buy of a launch, sent to start at its due time. */
-export const DELAYED_BUY: QueueSpec = {
-  name: "delayed-buy",
-  retryLimit: 100,
-  retryDelay: 5,
-  expireInSeconds: 600,
-};
+export const DELAYED_BUY: QueueSpec = { name: "delayed-buy", ...PATIENT };
 
 /** A delayed buy found overdue or orphaned by the sweep: at most one waiting per buy. */
 export const DELAYED_BUY_DUE: QueueSpec = {
-  ...DELAYED_BUY,
   name: "delayed-buy-due",
   policy: "stately",
+  ...PATIENT,
 };
 
 /** Each block: launches and delayed buys whose process died are handed to a live one. */
