@@ -39,7 +39,7 @@ const servers: ServerProcess[] = [];
 const ports: number[] = [];
 const sockets: Socket[] = [];
 
-const { client, setBalance, url: anvilUrl } = anvilAt(() => anvilPort);
+const { client, setBalance, stopped: anvilStopped, url: anvilUrl } = anvilAt(() => anvilPort);
 
 const api = async (n: number, key: string, method: "GET" | "POST", url: string, body?: unknown) => {
   const response = await fetch(`http://127.0.0.1:${ports[n]}${url}`, {
@@ -167,7 +167,7 @@ afterAll(async () => {
   await database?.close();
   // The first process owns the chain: the others go first.
   for (const server of [...servers].reverse()) await server.crash().catch(() => {});
-  // anvil saves its state as it stops: try again while it writes.
+  if (anvilPort) await anvilStopped().catch(() => {});
   if (dataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
   if (baseUrl && databaseName) {
     const admin = new pg.Client({ connectionString: baseUrl });

@@ -19,5 +19,22 @@ export const anvilAt = (port: () => number) => {
     rpc,
     setBalance: (address: string, value: bigint) =>
       rpc("anvil_setBalance", [address, `0x${value.toString(16)}`]),
+    /**
+     * Resolves once nothing answers on the port any more. A server killed with SIGKILL leaves
+     * its anvil to stop by itself, saving its state into the data dir as it goes: remove that
+     * directory only after this.
+     */
+    async stopped(timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const answered = await rpc("eth_chainId", []).then(
+          () => true,
+          () => false,
+        );
+        if (!answered) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`anvil on ${url()} still answers after ${timeoutMs} ms`);
+    },
   };
 };

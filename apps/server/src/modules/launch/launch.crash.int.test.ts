@@ -22,7 +22,7 @@ let anvilPort: number;
 let server: ServerProcess;
 const FEE = parseEther("0.01");
 
-const { client, setBalance, url: anvilUrl } = anvilAt(() => anvilPort);
+const { client, setBalance, stopped: anvilStopped, url: anvilUrl } = anvilAt(() => anvilPort);
 
 /** Starts the server on the data dir (its chain on a fresh port: the last one may linger). */
 const start = async (failpoints?: string) => {
@@ -78,7 +78,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.crash();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (anvilPort) await anvilStopped().catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
 });
 
 /** A draft whose fee is paid and whose wallets hold enough to launch. */
