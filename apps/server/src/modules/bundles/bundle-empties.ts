@@ -4,7 +4,7 @@ import { BadRequestError } from "../../lib/errors.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
 import type { BundleRow } from "./bundles.repository.ts";
-import type { WalletTxs } from "./wallet-txs.ts";
+import { WalletTxs } from "./wallet-txs.ts";
 
 /** How long an empty waits for its transfers to be mined before answering what it knows. */
 const EMPTY_WAIT_MS = 30_000;
@@ -53,13 +53,6 @@ export class BundleEmpties {
 
     const earlier = new Set((await txm.find(wallets.map(keyOf))).map((row) => row.key));
     const outcomes = new Map<Address, EmptyOutcome>();
-    await this.txs.refuseBusy(
-      wallets.filter((w) => !earlier.has(keyOf(w))),
-      nonces,
-      new Set(wallets.map(keyOf)),
-      outcomes,
-      fail,
-    );
     const toEmpty = wallets.filter((w) => !earlier.has(keyOf(w)) && !outcomes.has(w));
     const intents: TxIntent[] = [];
     if (toEmpty.length > 0) {
@@ -87,9 +80,17 @@ export class BundleEmpties {
             reason: `empty to ${to}`,
           });
       }
-      await txm.send(intents);
+      const { busy } = await txm.sendUnlessBusy(intents, {
+        ownKeys: new Set(wallets.map(keyOf)),
+        minedNonces: nonces,
+      });
+      for (const [wallet, row] of busy)
+        outcomes.set(wallet, fail(wallet, WalletTxs.busyError(wallet, row)));
     }
-    const keys = [...earlier, ...intents.map((i) => i.key)];
+    const keys = [
+      ...earlier,
+      ...intents.filter((i) => !outcomes.has(getAddress(i.account.address))).map((i) => i.key),
+    ];
     const rows = new Map(
       (
         await txm

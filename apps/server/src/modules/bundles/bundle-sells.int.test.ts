@@ -195,6 +195,27 @@ describe("POST /api/bundle/wallets/sell", () => {
     }
   });
 
+  it("sends one of two different sells of one wallet arriving at the same instant, and refuses the other", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    const count = await chainTxCount();
+    const answers = await Promise.all([
+      sell(bundle.token, [wallet], "50"),
+      sell(bundle.token, [wallet], "30"),
+    ]);
+    const entries = answers.map((a) => a.body.transactions as SellTransaction[]);
+    const sent = entries.filter((txs) => sells(txs).length === 1);
+    const refused = entries.filter((txs) => txs[0]?.status === "failed");
+    expect(sent).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.[0]?.error).toMatch(
+      new RegExp(`^wallet ${wallet} has a transaction in flight \\(0x[0-9a-f]{64}\\)`),
+    );
+    const sentTxs = sent[0] as SellTransaction[];
+    expect(await chainTxCount()).toBe(count + sentTxs.length);
+    for (const tx of sentTxs) expect((await receipt(tx.hash)).status).toBe("success");
+  });
+
   it("sends a sell recorded before a crash once: a retry answers it and the manager broadcasts it", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;

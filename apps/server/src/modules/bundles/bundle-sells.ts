@@ -7,7 +7,7 @@ import type { TxIntent } from "../transactions/tx-manager.ts";
 import type { BundleRow } from "./bundles.repository.ts";
 import { formatTokens, type SellSpec, sellAmounts } from "./sell-amounts.ts";
 import { soldAmountOf } from "./sold-amount.ts";
-import type { WalletTxs } from "./wallet-txs.ts";
+import { WalletTxs } from "./wallet-txs.ts";
 
 export interface SellOutcome {
   address: Address;
@@ -77,14 +77,6 @@ export class BundleSells {
     for (const entry of amounts)
       if ("error" in entry && !outcomes.has(entry.address))
         outcomes.set(entry.address, failed(entry.address, entry.error));
-    await this.txs.refuseBusy(
-      sellers.filter((a) => !outcomes.has(a)),
-      nonces,
-      ownKeys,
-      outcomes,
-      failed,
-    );
-
     const toSell = amounts.flatMap((entry) =>
       "amount" in entry && !outcomes.has(entry.address) ? [entry] : [],
     );
@@ -139,7 +131,10 @@ export class BundleSells {
           });
         }
       }
-      const rows = new Map((await txm.send(intents)).map((row) => [row.key, row]));
+      const answer = await txm.sendUnlessBusy(intents, { ownKeys, minedNonces: nonces });
+      const rows = new Map(answer.rows.map((row) => [row.key, row]));
+      for (const [wallet, row] of answer.busy)
+        outcomes.set(wallet, failed(wallet, WalletTxs.busyError(wallet, row)));
       for (const sell of sent) {
         const approval = rows.get(keyOf(sell.address, "approve"));
         const sale = rows.get(keyOf(sell.address, "sell"));

@@ -4,6 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ServiceUnavailableError } from "../../lib/errors.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
+import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BundleRow } from "./bundles.repository.ts";
 
@@ -55,36 +56,9 @@ export class WalletTxs {
     return { tags, nonces };
   }
 
-  /**
-   * A wallet with a transaction still in flight (recorded, not final, its nonce not yet used on
-   * the chain) is not sent another: its balances are about to move.
-   */
-  async refuseBusy<T>(
-    wallets: Address[],
-    nonces: Map<Address, number>,
-    /** This request's own keys: an identical request recording them right now is not "busy". */
-    ownKeys: Set<string>,
-    outcomes: Map<Address, T>,
-    fail: (wallet: Address, error: string) => T,
-  ): Promise<void> {
-    if (wallets.length === 0 || !this.txm) return;
-    const open = await this.txm.openFrom(wallets);
-    for (const wallet of wallets) {
-      const busy = open.find(
-        (row) =>
-          row.from.toLowerCase() === wallet.toLowerCase() &&
-          row.nonce >= (nonces.get(wallet) ?? 0) &&
-          !ownKeys.has(row.key),
-      );
-      if (busy)
-        outcomes.set(
-          wallet,
-          fail(
-            wallet,
-            `wallet ${wallet} has a transaction in flight (${busy.txHash}): try again once it is mined`,
-          ),
-        );
-    }
+  /** Why a wallet was not sent another transaction: one of another request is in flight. */
+  static busyError(wallet: Address, row: TxRow): string {
+    return `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
   }
 
   /** The stored keys of `addresses` (of this bundle's draft), by lowercase address. */

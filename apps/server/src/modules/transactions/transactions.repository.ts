@@ -62,9 +62,9 @@ export class TransactionsRepository {
   }
 
   /** Open transactions (not final yet) sent from any of `addresses` (checksummed). */
-  async openFrom(addresses: string[]): Promise<TxRow[]> {
+  async openFrom(addresses: string[], tx: DbOrTx = this.db): Promise<TxRow[]> {
     if (addresses.length === 0) return [];
-    return this.db
+    return tx
       .select()
       .from(chainTxs)
       .where(and(inArray(chainTxs.from, addresses), inArray(chainTxs.status, OPEN_STATUSES)));

@@ -60,6 +60,14 @@ export interface BundleTx {
   reason?: string | null;
 }
 
+/** What makes a wallet busy for `sendUnlessBusy`. */
+export interface BusyGuard {
+  /** This request's own keys: an identical request recording them right now is not "busy". */
+  ownKeys: Set<string>;
+  /** Each sender's mined nonce: an open transaction below it has landed already. */
+  minedNonces: Map<Address, number>;
+}
+
 export interface TxManagerOptions {
   /** An open transaction the node no longer holds is dropped after this long (default 10 min). */
   dropAfterMs?: number;
@@ -121,7 +129,30 @@ export class TxManager {
    * in order, whether this call or an earlier one recorded it.
    */
   async send(intents: TxIntent[]): Promise<TxRow[]> {
-    if (intents.length === 0) return [];
+    return (await this.record(intents)).rows as TxRow[];
+  }
+
+  /**
+   * `send`, except that an intent whose sender has another request's transaction in flight
+   * (open, not one of `guard.ownKeys`, its nonce at or above the sender's mined nonce) is not
+   * recorded: the sender is answered in `busy` with that transaction instead. The check is made
+   * under the sender's lock, so of two different requests for one wallet arriving at once, one
+   * is sent and the other refused (both sent, the second would revert and cost its gas).
+   */
+  async sendUnlessBusy(
+    intents: TxIntent[],
+    guard: BusyGuard,
+  ): Promise<{ rows: TxRow[]; busy: Map<Address, TxRow> }> {
+    const { rows, busy } = await this.record(intents, guard);
+    return { rows: rows.filter((row): row is TxRow => row !== undefined), busy };
+  }
+
+  private async record(
+    intents: TxIntent[],
+    guard?: BusyGuard,
+  ): Promise<{ rows: Array<TxRow | undefined>; busy: Map<Address, TxRow> }> {
+    const busy = new Map<Address, TxRow>();
+    if (intents.length === 0) return { rows: [], busy };
     const froms = [...new Set(intents.map((i) => getAddress(i.account.address)))];
     const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
     const pending = await this.pendingNonces(froms);
@@ -136,10 +167,17 @@ export class TxManager {
         tx,
         new Map(froms.map((from) => [from, pending.get(from) ?? 0])),
       );
+      if (guard)
+        for (const row of await this.repo.openFrom(froms, tx)) {
+          const from = getAddress(row.from);
+          if (!guard.ownKeys.has(row.key) && row.nonce >= (guard.minedNonces.get(from) ?? 0))
+            busy.set(from, row);
+        }
       const fresh: NewTxRow[] = [];
       for (const intent of intents) {
         if (known.has(intent.key) || fresh.some((f) => f.key === intent.key)) continue;
         const from = getAddress(intent.account.address);
+        if (busy.has(from)) continue;
         const used = taken.get(from) as Set<number>;
         let nonce = pending.get(from) ?? 0;
         while (used.has(nonce)) nonce++;
@@ -173,14 +211,15 @@ export class TxManager {
       }
       const inserted = await this.repo.insert(tx, fresh);
       for (const row of inserted) known.set(row.key, row);
-      return { rows: intents.map((i) => known.get(i.key) as TxRow), created: inserted };
+      return { rows: intents.map((i) => known.get(i.key)), created: inserted };
     });
     await failpoint("tx.recorded");
     await this.broadcast(created);
-    return this.repo.byKeys(rows.map((r) => r.key)).then((fresh) => {
-      const byKey = new Map(fresh.map((r) => [r.key, r]));
-      return rows.map((r) => byKey.get(r.key) ?? r);
-    });
+    const answered = rows.filter((row): row is TxRow => row !== undefined);
+    const byKey = new Map(
+      (await this.repo.byKeys(answered.map((r) => r.key))).map((r) => [r.key, r]),
+    );
+    return { rows: rows.map((r) => (r ? (byKey.get(r.key) ?? r) : undefined)), busy };
   }
 
   /**
@@ -245,11 +284,6 @@ export class TxManager {
   /** One owner's transactions from or to `address`, newest first, at most `limit`. */
   involving(address: Address, ownerId: string, limit: number): Promise<TxRow[]> {
     return this.repo.involving(getAddress(address), ownerId, limit);
-  }
-
-  /** Transactions from these addresses that are not final yet (a wallet with one in flight). */
-  openFrom(addresses: Address[]): Promise<TxRow[]> {
-    return this.repo.openFrom(addresses.map((a) => getAddress(a)));
   }
 
   /**
