@@ -1,4 +1,5 @@
 export * from "./api/auth.ts";
+export * from "./api/bumper.ts";
 export * from "./api/bundles.ts";
 export * from "./api/common.ts";
 export * from "./api/dev.ts";
