@@ -62,6 +62,12 @@ export {
   WALLETS_PER_CHAIN,
 } from "./actions/planDispersal.ts";
 export {
+  type BumpCall,
+  type PrepareBumpParameters,
+  type PrepareBumpReturnType,
+  prepareBump,
+} from "./actions/prepareBump.ts";
+export {
   type PreparedEmpty,
   type PrepareEmptiesParameters,
   type PrepareEmptiesReturnType,

@@ -1,4 +1,4 @@
-import { DISPERSAL_STATUSES } from "@bundler/shared";
+import { BUMPER_STATUSES, DISPERSAL_STATUSES } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -62,7 +62,7 @@ export const walletKeys = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     address: text("address").notNull(),
     purpose: text("purpose", {
-      enum: ["deployer", "bundle", "tip", "payment", "dispersal"],
+      enum: ["deployer", "bundle", "tip", "payment", "dispersal", "bumper"],
     }).notNull(),
     ownerId: uuid("owner_id")
       .notNull()
@@ -77,7 +77,7 @@ export const walletKeys = pgTable(
   (table) => [
     check(
       "wallet_keys_purpose_check",
-      sql`${table.purpose} in ('deployer', 'bundle', 'tip', 'payment', 'dispersal')`,
+      sql`${table.purpose} in ('deployer', 'bundle', 'tip', 'payment', 'dispersal', 'bumper')`,
     ),
     index("wallet_keys_draft_idx").on(table.draftId),
     index("wallet_keys_owner_idx").on(table.ownerId),
@@ -408,4 +408,91 @@ export const dispersalDeposits = pgTable(
     heldReason: text("held_reason"),
   },
   (table) => [index("dispersal_deposits_dispersal_idx").on(table.dispersalId)],
+);
+
+/**
+ * A bumper: a wallet that buys `buy_size` of a token and sells it in the same block, every
+ * `interval_minutes`, moving its BNB to a fresh wallet after each bump. One not completed per
+ * user and token.
+ */
+export const bumpers = pgTable(
+  "bumpers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id),
+    /** Checksummed. */
+    targetToken: text("target_token").notNull(),
+    intervalMinutes: numeric("interval_minutes", { mode: "number" }).notNull(),
+    durationMinutes: numeric("duration_minutes", { mode: "number" }).notNull(),
+    buySize: wei("buy_size").notNull(),
+    totalBumps: integer("total_bumps").notNull(),
+    bumpsCompleted: integer("bumps_completed").notNull().default(0),
+    status: text("status", { enum: BUMPER_STATUSES }).notNull().default("ready"),
+    stopReason: text("stop_reason"),
+    currentWalletIndex: integer("current_wallet_index").notNull().default(0),
+    nextBumpAt: timestamp("next_bump_at", { withTimezone: true }),
+    lastBumpAt: timestamp("last_bump_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "bumpers_status_check",
+      sql`${table.status} in ('ready', 'active', 'stopped', 'completed')`,
+    ),
+    uniqueIndex("bumpers_owner_token_open_idx")
+      .on(table.ownerId, sql`lower(${table.targetToken})`)
+      .where(sql`${table.status} <> 'completed'`),
+    index("bumpers_status_idx").on(table.status, table.nextBumpAt),
+  ],
+);
+
+/** Every wallet a bumper used, in order; keys in wallet_keys (purpose bumper), stored first. */
+export const bumperWallets = pgTable(
+  "bumper_wallets",
+  {
+    bumperId: uuid("bumper_id")
+      .notNull()
+      .references(() => bumpers.id),
+    index: integer("index").notNull(),
+    address: text("address").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.bumperId, table.index] })],
+);
+
+/**
+ * One bump, a recorded sequence: `trading` (the buy+sell bundle, attempt by attempt, each
+ * attempt's transactions recorded by the transaction manager before it goes out), `moving`
+ * (the BNB to the next wallet), `done`; or `failed` with why.
+ */
+export const bumps = pgTable(
+  "bumps",
+  {
+    bumperId: uuid("bumper_id")
+      .notNull()
+      .references(() => bumpers.id),
+    index: integer("index").notNull(),
+    walletIndex: integer("wallet_index").notNull(),
+    status: text("status", { enum: ["trading", "moving", "done", "failed"] })
+      .notNull()
+      .default("trading"),
+    attempt: integer("attempt").notNull().default(0),
+    moveAttempt: integer("move_attempt").notNull().default(0),
+    tokens: wei("tokens"),
+    bought: wei("bought"),
+    sold: wei("sold"),
+    gas: wei("gas"),
+    block: bigint("block", { mode: "bigint" }),
+    buyHash: text("buy_hash"),
+    sellHash: text("sell_hash"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp("done_at", { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bumperId, table.index] }),
+    check("bumps_status_check", sql`${table.status} in ('trading', 'moving', 'done', 'failed')`),
+  ],
 );

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
 
-export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment" | "dispersal";
+export type KeyPurpose = "deployer" | "bundle" | "tip" | "payment" | "dispersal" | "bumper";
 
 export interface StoredKey {
   address: Address;

@@ -55,6 +55,44 @@ export interface PrepareBuyReturnType {
 }
 
 /**
+ * The buy's call for a quote: the curve's `buyTokenAMAP` with the helper's amounts, as
+ * four.meme's own clients send them, or the DEX's `swapExactETHForTokens` once it graduated.
+ */
+export const buyCall = (
+  quote: QuoteBuyReturnType,
+  p: {
+    launchpad: Address;
+    router: Address;
+    weth: Address;
+    token: Address;
+    recipient: Address;
+    /** The fewest tokens that may come out. */
+    minAmount: bigint;
+    /** DEX only: the swap's deadline (chain time). */
+    deadline: bigint;
+  },
+): { to: Address; value: bigint; data: Hex } =>
+  quote.route === "curve"
+    ? {
+        to: p.launchpad,
+        value: quote.msgValue,
+        data: encodeFunctionData({
+          abi: LaunchpadManagerArtifact.abi,
+          functionName: "buyTokenAMAP",
+          args: [p.token, quote.funds, p.minAmount],
+        }),
+      }
+    : {
+        to: p.router,
+        value: quote.msgValue,
+        data: encodeFunctionData({
+          abi: routerAbi,
+          functionName: "swapExactETHForTokens",
+          args: [p.minAmount, [p.weth, p.token], p.recipient, p.deadline],
+        }),
+      };
+
+/**
  * Everything a buy needs before it is signed: the route, the quote (at least the quote less
  * the slippage), the call, its gas (with margin) and the gas price; throws
  * InsufficientFundsError with the shortfall, or RevertError with the launchpad's reason, before
@@ -67,34 +105,22 @@ export const prepareBuy = async (
   client: AnyClient,
   params: BuyTokenParameters,
 ): Promise<PrepareBuyReturnType & { nonce: number }> => {
-  const { account, launchpad, router, weth, token, funds, slippageBps = 500n } = params;
+  const { account, launchpad, router, weth, token, slippageBps = 500n } = params;
   const { route } = await readTradeRoute(client, params);
   const [quote, context] = await Promise.all([
     quoteBuyOn(client, route, params),
     readWriteContext(client, account.address, params.gasPrice),
   ]);
   const minAmount = minimumAfterSlippage(quote.amountOut, slippageBps);
-  const request =
-    route === "curve"
-      ? {
-          // tryBuy's amountMsgValue and amountFunds, as four.meme's own clients send them.
-          to: launchpad,
-          value: quote.msgValue,
-          data: encodeFunctionData({
-            abi: LaunchpadManagerArtifact.abi,
-            functionName: "buyTokenAMAP",
-            args: [token, quote.funds, minAmount],
-          }),
-        }
-      : {
-          to: router,
-          value: funds,
-          data: encodeFunctionData({
-            abi: routerAbi,
-            functionName: "swapExactETHForTokens",
-            args: [minAmount, [weth, token], account.address, await swapDeadline(client)],
-          }),
-        };
+  const request = buyCall(quote, {
+    launchpad,
+    router,
+    weth,
+    token,
+    recipient: account.address,
+    minAmount,
+    deadline: route === "dex" ? await swapDeadline(client) : 0n,
+  });
   const gas = withMargin(
     await estimateWriteGas(client, account.address, context.balance, request, "buy"),
   );

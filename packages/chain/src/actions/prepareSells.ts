@@ -72,6 +72,30 @@ export interface PrepareSellsReturnType {
   sells: Array<PreparedSell | { address: Address; error: ChainError }>;
 }
 
+/** A sale's calldata: the curve's `sellToken(token, amount)`, or the DEX's `swapExactTokensForETH`. */
+export const saleCallData = (
+  route: TradeRoute,
+  p: {
+    token: Address;
+    weth: Address;
+    seller: Address;
+    amount: bigint;
+    minOut: bigint;
+    deadline: bigint;
+  },
+): Hex =>
+  route === "curve"
+    ? encodeFunctionData({
+        abi: LaunchpadManagerArtifact.abi,
+        functionName: "sellToken",
+        args: [p.token, p.amount],
+      })
+    : encodeFunctionData({
+        abi: routerAbi,
+        functionName: "swapExactTokensForETH",
+        args: [p.amount, p.minOut, [p.token, p.weth], p.seller, p.deadline],
+      });
+
 /**
  * Everything many sells of one token need before they are signed, in three RPC requests
  * whatever their number: one multicall (the token's route, every wallet's tokens, BNB and
@@ -134,17 +158,7 @@ export const prepareSells = async (
     args: [spender, maxUint256],
   });
   const saleData = (seller: Address, amount: bigint, minOut: bigint): Hex =>
-    route === "curve"
-      ? encodeFunctionData({
-          abi: LaunchpadManagerArtifact.abi,
-          functionName: "sellToken",
-          args: [token, amount],
-        })
-      : encodeFunctionData({
-          abi: routerAbi,
-          functionName: "swapExactTokensForETH",
-          args: [amount, minOut, [token, weth], seller, deadline],
-        });
+    saleCallData(route, { token, weth, seller, amount, minOut, deadline });
   const selling = planned.filter((p): p is Planned => "amount" in p);
   const calls = selling.flatMap((p) => [
     ...(p.approve ? [{ from: p.address, to: token, data: approval }] : []),
