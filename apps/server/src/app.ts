@@ -22,6 +22,7 @@ import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { bumperRoutes } from "./modules/bumper/bumper.routes.ts";
 import { bundlesRoutes } from "./modules/bundles/bundles.routes.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
 import type { FaucetService } from "./modules/dev/faucet.service.ts";
@@ -35,7 +36,7 @@ import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
 import { walletsRoutes } from "./modules/wallets/wallets.routes.ts";
-import { createServices, type Services, workServices } from "./services.ts";
+import { type BumperOptions, createServices, type Services, workServices } from "./services.ts";
 
 /** The local profile's treasury when TREASURY_ADDRESS is unset: anvil dev account 2. */
 export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
@@ -76,6 +77,8 @@ export interface AppOptions {
   trustProxy?: string[] | undefined;
   /** How long a dispersal waits for its funding, seconds (default 1800). */
   dispersalWindowSeconds?: number | undefined;
+  /** The bumper's minute (tests shorten it) and each bump's builder tip. */
+  bumper?: BumperOptions | undefined;
   /** The transaction manager's timings (tests shorten them). */
   transactions?: TxManagerOptions | undefined;
   /** How often an idle job worker asks for work, seconds (default 1). */
@@ -211,17 +214,29 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     launchFee,
     paymentWindowSeconds: options.paymentWindowSeconds,
     dispersalWindowSeconds: options.dispersalWindowSeconds,
+    bumper: options.bumper,
     treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
     transactions: options.transactions,
     emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
   });
-  const { wallets, drafts, payments, plans, launches, dispersals, disperseEngine, walletManager } =
-    services;
+  const {
+    wallets,
+    drafts,
+    payments,
+    plans,
+    launches,
+    dispersals,
+    disperseEngine,
+    walletManager,
+    bumpers,
+    bumperEngine,
+  } = services;
   await workServices(jobs, services);
   server.addHook("onClose", async () => {
     launches.stop();
     await disperseEngine?.stop();
+    await bumperEngine?.stop();
     await jobs.stop();
   });
   await server.register(walletsRoutes(wallets));
@@ -229,6 +244,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(launchRoutes(launches, plans));
   await server.register(disperseRoutes(dispersals));
   await server.register(bundlesRoutes(walletManager));
+  await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
   await server.register(priceRoutes(options.chain, options.bnbUsdPrice));
 

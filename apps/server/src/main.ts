@@ -146,6 +146,7 @@ const main = async () => {
     bnbUsdPrice: env.BNB_USD_PRICE,
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
+    bumper: { minuteMs: env.BUMPER_MINUTE_SECONDS * 1000, tip: parseEther(env.BUMPER_TIP_BNB) },
     treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
     jobPollingSeconds: env.JOB_POLL_SECONDS,
   });

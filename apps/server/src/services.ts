@@ -1,9 +1,13 @@
-import type { Address } from "viem";
+import { type Address, parseEther } from "viem";
 import type { Db, ReleaseLock } from "./db/client.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import type { JobEngine } from "./lib/jobs.ts";
 import { KeyVault } from "./lib/key-vault.ts";
 import type { RefundRoute } from "./lib/refund-route.ts";
+import { BumperEngine } from "./modules/bumper/bumper.engine.ts";
+import { workBumperJobs } from "./modules/bumper/bumper.jobs.ts";
+import { BumperRepository } from "./modules/bumper/bumper.repository.ts";
+import { BumperService } from "./modules/bumper/bumper.service.ts";
 import { BundleEmpties } from "./modules/bundles/bundle-empties.ts";
 import { BundleSells } from "./modules/bundles/bundle-sells.ts";
 import { BundlesRepository } from "./modules/bundles/bundles.repository.ts";
@@ -30,6 +34,13 @@ import { TransactionsRepository } from "./modules/transactions/transactions.repo
 import { TxManager, type TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { WalletsService } from "./modules/wallets/wallets.service.ts";
 
+export interface BumperOptions {
+  /** How long one bumper minute lasts, ms (default 60,000). */
+  minuteMs?: number;
+  /** What each bump's bundle pays its builder, wei (default 0.0005 BNB). */
+  tip?: bigint;
+}
+
 export interface ServiceOptions {
   db: Db;
   /** The job engine every background job goes through. */
@@ -44,6 +55,7 @@ export interface ServiceOptions {
   dispersalWindowSeconds?: number | undefined;
   treasury: Address;
   transactions?: TxManagerOptions | undefined;
+  bumper?: BumperOptions | undefined;
   /** A line for a user's terminal (`launch_status`) or dispersal dialog (`dispersal_status`). */
   emit: (userId: string, kind: "launch_status" | "dispersal_status", message: string) => void;
   log: (message: string) => void;
@@ -109,12 +121,28 @@ export const createServices = (options: ServiceOptions) => {
       : undefined;
   const bundleRows = new BundlesRepository(db);
   const walletTxs = new WalletTxs(vault, chain, txm);
+  const sells = new BundleSells(walletTxs);
+  const empties = new BundleEmpties(walletTxs);
   const walletManager = new WalletManager(
     bundleRows,
     new BundlesService(bundleRows, chain, log),
-    new BundleSells(walletTxs),
-    new BundleEmpties(walletTxs),
+    sells,
+    empties,
   );
+  const bumperRows = new BumperRepository(db);
+  const bumperEngine =
+    chain && txm
+      ? new BumperEngine(bumperRows, vault, chain, txm, {
+          minuteMs: options.bumper?.minuteMs ?? 60_000,
+          tip: options.bumper?.tip ?? parseEther("0.0005"),
+          tryLock: options.tryLock,
+          log,
+        })
+      : undefined;
+  const bumpers = new BumperService(bumperRows, vault, chain, txm, bumperEngine, {
+    sells,
+    empties,
+  });
   return {
     vault,
     transactions: txm,
@@ -127,6 +155,8 @@ export const createServices = (options: ServiceOptions) => {
     paymentWatcher,
     dispersals,
     disperseEngine,
+    bumpers,
+    bumperEngine,
   };
 };
 
@@ -140,6 +170,7 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.transactions) await workTransactionJobs(jobs, services.transactions);
   if (services.paymentWatcher) await workPaymentJobs(jobs, services.paymentWatcher);
   if (services.disperseEngine) await workDisperseJobs(jobs, services.disperseEngine);
+  if (services.bumperEngine) await workBumperJobs(jobs, services.bumperEngine);
   await workLaunchJobs(jobs, services.launches);
 };
 

@@ -105,7 +105,7 @@ export {
   simulateLaunch,
 } from "./actions/simulateLaunch.ts";
 export { submitBundle } from "./actions/submitBundle.ts";
-export type { TradeQuote, TradeRoute } from "./actions/tradeRoute.ts";
+export { readTradeRoute, type TradeQuote, type TradeRoute } from "./actions/tradeRoute.ts";
 export {
   type TransferParameters,
   type TransferReturnType,

@@ -133,6 +133,13 @@ const fields = z.object({
   PAYMENT_WINDOW_SECONDS: int(600, 1),
   /** How long a dispersal waits for its funding. */
   DISPERSAL_WINDOW_SECONDS: int(1800, 1),
+  /** How many seconds one bumper minute lasts (60; tests and demos shorten it). */
+  BUMPER_MINUTE_SECONDS: z.coerce.number().positive("must be a positive number").default(60),
+  /** What each bump's bundle pays its builder, BNB (the local builder asks at least 0.0005). */
+  BUMPER_TIP_BNB: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
+    .default("0.0005"),
   /** four.meme's API, where launches off the local chain get createToken's signed arguments. */
   FOUR_MEME_API_URL: url(["http:", "https:"]).default("https://four.meme/meme-api/v1"),
   /** How often an idle job worker asks the database for work from other processes, seconds. */

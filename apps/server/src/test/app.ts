@@ -73,6 +73,7 @@ export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promis
       dispersalWindowSeconds: options.dispersalWindowSeconds,
       treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
       transactions: options.transactions,
+      bumper: options.bumper,
       emit: (userId, _kind, message) => emit(userId, message),
       log: () => {},
     });

@@ -1,10 +1,10 @@
 import { prepareEmpties } from "@bundler/chain";
 import { type Address, formatEther, getAddress } from "viem";
 import { BadRequestError } from "../../lib/errors.ts";
+import type { KeyPurpose } from "../../lib/key-vault.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
-import type { BundleRow } from "./bundles.repository.ts";
-import { WalletTxs } from "./wallet-txs.ts";
+import { type TradeTarget, WalletTxs } from "./wallet-txs.ts";
 
 /** How long an empty waits for its transfers to be mined before answering what it knows. */
 const EMPTY_WAIT_MS = 30_000;
@@ -30,10 +30,11 @@ export class BundleEmpties {
    */
   async empty(
     ownerId: string,
-    bundle: BundleRow,
+    bundle: TradeTarget,
     wallets: Address[],
     receiver: Address,
     requestId: string | undefined,
+    purpose: KeyPurpose = "bundle",
   ): Promise<EmptyOutcome[]> {
     const { chain, txm } = this.txs.trading();
     const to = getAddress(receiver);
@@ -60,7 +61,7 @@ export class BundleEmpties {
         txm
           .gasPrice()
           .then((gasPrice) => prepareEmpties(chain.client, { from: toEmpty, to, gasPrice })),
-        this.txs.accounts(bundle, "bundle", toEmpty),
+        this.txs.accounts(bundle, purpose, toEmpty),
       ]);
       for (const empty of prepared) {
         const account = accounts.get(empty.from.toLowerCase());

@@ -4,10 +4,9 @@ import { type Address, getAddress, type Hex } from "viem";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
-import type { BundleRow } from "./bundles.repository.ts";
 import { formatTokens, type SellSpec, sellAmounts } from "./sell-amounts.ts";
 import { soldAmountOf } from "./sold-amount.ts";
-import { WalletTxs } from "./wallet-txs.ts";
+import { type TradeTarget, WalletTxs } from "./wallet-txs.ts";
 
 export interface SellOutcome {
   address: Address;
@@ -43,7 +42,7 @@ export class BundleSells {
    */
   async sell(
     ownerId: string,
-    bundle: BundleRow,
+    bundle: TradeTarget,
     sellers: Address[],
     purpose: KeyPurpose,
     spec: SellSpec,

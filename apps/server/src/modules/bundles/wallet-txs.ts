@@ -6,7 +6,13 @@ import { ServiceUnavailableError } from "../../lib/errors.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import type { BundleRow } from "./bundles.repository.ts";
+
+/** Whose wallets a sell or an empty moves: a launch's (keys by its draft) or a bumper's. */
+export interface TradeTarget {
+  tokenAddress: string;
+  ticker: string;
+  draftId: string | null;
+}
 
 /**
  * What sells and empties share: the chain and the transaction manager they go through, each
@@ -61,10 +67,18 @@ export class WalletTxs {
     return `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
   }
 
-  /** The stored keys of `addresses` (of this bundle's draft), by lowercase address. */
-  async accounts(bundle: BundleRow, purpose: KeyPurpose, addresses: Address[]) {
+  /**
+   * The stored keys of `addresses`, by lowercase address: a launch's (of its draft), or, for a
+   * target without a draft (a bumper's wallets), the platform's keys of `purpose`.
+   */
+  async accounts(target: TradeTarget, purpose: KeyPurpose, addresses: Address[]) {
     const wanted = new Set(addresses.map((a) => a.toLowerCase()));
-    const keys = await this.vault.forDraft(bundle.draftId, [purpose]);
+    const keys = target.draftId
+      ? await this.vault.forDraft(target.draftId, [purpose])
+      : [...(await this.vault.findMany(addresses, purpose))].map(([address, privateKey]) => ({
+          address,
+          privateKey,
+        }));
     return new Map(
       keys
         .filter((k) => wanted.has(k.address.toLowerCase()))

@@ -30,7 +30,9 @@ export type TxPurpose =
   | "launch"
   | "bundle-approve"
   | "bundle-sell"
-  | "bundle-empty";
+  | "bundle-empty"
+  | "bumper-trade"
+  | "bumper-move";
 
 /** One transaction a caller wants sent, exactly once per `key`. */
 export interface TxIntent {

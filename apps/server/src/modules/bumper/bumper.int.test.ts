@@ -1,0 +1,273 @@
+import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
+import { sql } from "drizzle-orm";
+import { type Address, type Hex, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/app.ts";
+import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
+import { startTestChain, type TestChain } from "../../test/chain.ts";
+import { apiCaller } from "../../test/drafts-api.ts";
+
+const masterKey = Buffer.alloc(32, 41);
+/** One bumper minute lasts 1 s here. */
+const MINUTE_MS = 1_000;
+const TIP = parseEther("0.0005");
+let testChain: TestChain;
+let app: TestApp;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  testChain = await startTestChain(masterKey);
+  app = await createTestApp({
+    chain: testChain.chain,
+    masterKey,
+    bumper: { minuteMs: MINUTE_MS, tip: TIP },
+  });
+  key = await app.auth.mintKey("user");
+  otherKey = await app.auth.mintKey("user");
+});
+afterAll(async () => {
+  await app?.close();
+  await testChain?.stop();
+});
+
+const call = apiCaller(
+  () => app,
+  () => key,
+);
+const callAs = apiCaller(
+  () => app,
+  () => otherKey,
+);
+const setBalance = (address: Address, wei: bigint) =>
+  testChain.rpc("anvil_setBalance", [address, `0x${wei.toString(16)}`]);
+const balanceOf = (address: Address) => testChain.chain.client.getBalance({ address });
+const generate = (targetToken: string, form: Record<string, unknown> = {}) =>
+  call("POST", "/api/bumper/generate", {
+    targetToken,
+    interval: 1,
+    duration: 3,
+    buySize: 0.01,
+    ...form,
+  });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs passes (the per-block job's work) until `done` or 60 s. */
+const bumpUntil = async (done: (bumper: Bumper) => boolean, id: string): Promise<Bumper> => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await app.transactions?.reconcile();
+    await app.bumperEngine?.tick();
+    const bumper = (await call("GET", `/api/bumper/${id}`)).body.bumper as Bumper;
+    if (done(bumper)) return bumper;
+    if (Date.now() > deadline) throw new Error(`bumper never got there: ${JSON.stringify(bumper)}`);
+    await sleep(300);
+  }
+};
+
+/** Every transaction fee of the bumper's own transactions, wei. */
+const feesOf = async (bumperId: string): Promise<bigint> => {
+  const { rows } = await app.database.db.execute(
+    sql`select coalesce(sum(fee), 0)::text as fees from chain_txs where subject = ${bumperId}`,
+  );
+  return BigInt((rows[0] as { fees: string }).fees);
+};
+
+describe("POST /api/bumper/generate", () => {
+  it("refuses a bad form with the form's own words and stores nothing", async () => {
+    const before = await app.database.db.execute(sql`select count(*)::int as n from bumpers`);
+    const token = "0x1111111111111111111111111111111111111111";
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ targetToken: "" }, "Token address is required"],
+      [{ targetToken: "0x12" }, "Invalid address format"],
+      [{ interval: 0.5 }, "Interval must be at least 1 minute"],
+      [{ duration: 2000 }, "Duration cannot exceed 1 day"],
+      [{ duration: 1 }, "Duration must be greater than interval"],
+      [{ buySize: 2 }, "Buy size cannot exceed 1 BNB"],
+      [{ buySize: 0 }, "Buy size must be greater than 0"],
+    ];
+    for (const [change, message] of cases) {
+      const answer = await call("POST", "/api/bumper/generate", {
+        targetToken: token,
+        interval: 1,
+        duration: 3,
+        buySize: 0.01,
+        ...change,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ success: false, error: message });
+    }
+    const after = await app.database.db.execute(sql`select count(*)::int as n from bumpers`);
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it("refuses a token the launchpad does not know, naming it", async () => {
+    const token = privateKeyToAccount(generatePrivateKey()).address;
+    const answer = await generate(token);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(`Token ${token} was not found on the launchpad`);
+  });
+
+  it("creates a bumper with a fresh wallet whose key is stored, and answers it again for the same token", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const first = await generate(bundle.token);
+    expect(first.status).toBe(200);
+    expect(first.body.existingBumper).toBe(false);
+    expect(first.body.message).toBe(
+      "Bumper generated successfully! Send funds to the bumper address to get started.",
+    );
+    const bumper = first.body.bumper as Bumper;
+    expect(bumper).toMatchObject({
+      totalBumps: 3,
+      bumpsCompleted: 0,
+      status: "ready",
+      balance: "0",
+    });
+    expect(await app.vault.find(bumper.address, "bumper")).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const again = await generate(bundle.token.toLowerCase(), { duration: 10 });
+    expect(again.body.existingBumper).toBe(true);
+    expect(again.body.message).toBe(
+      "You already have a bumper for this token. It has been loaded.",
+    );
+    expect((again.body.bumper as Bumper).id).toBe(bumper.id);
+  });
+});
+
+describe("a bumper's own routes", () => {
+  it("answers 404 to another user, and to an id that is not one, on every route", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const id = ((await generate(bundle.token)).body.bumper as Bumper).id;
+    const receiverAddress = privateKeyToAccount(generatePrivateKey()).address;
+    for (const [method, route, body] of [
+      ["GET", `/api/bumper/${id}`, undefined],
+      ["GET", `/api/bumper/${id}/wallets`, undefined],
+      ["POST", `/api/bumper/${id}/start`, undefined],
+      ["POST", `/api/bumper/${id}/stop`, undefined],
+      ["POST", "/api/bumper/withdraw", { bumperId: id, receiverAddress }],
+      ["GET", "/api/bumper/not-an-id", undefined],
+    ] as const) {
+      const answer = await callAs(method, route, body);
+      expect(answer.status, `${method} ${route}`).toBe(404);
+      expect(answer.body).toEqual({ success: false, error: "Bumper not found" });
+    }
+    expect(((await callAs("GET", "/api/bumper/user")).body.bumpers as Bumper[]).length).toBe(0);
+  });
+
+  it("refuses to start a bumper whose wallet holds nothing", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const id = ((await generate(bundle.token)).body.bumper as Bumper).id;
+    const answer = await call("POST", `/api/bumper/${id}/start`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(
+      "Fund the bumper address before starting it: its balance is 0 BNB",
+    );
+    expect(((await call("GET", `/api/bumper/${id}`)).body.bumper as Bumper).status).toBe("ready");
+  });
+});
+
+describe("bumping", () => {
+  it("buys and sells in one block each bump, moves on to a fresh wallet, completes, and accounts for every wei", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+    const funded = parseEther("0.1");
+    await setBalance(bumper.address as Address, funded);
+    const started = await call("POST", `/api/bumper/${bumper.id}/start`);
+    expect(started.body.message).toBe("Bumper started successfully!");
+
+    const done = await bumpUntil((b) => b.status === "completed", bumper.id);
+    expect(done).toMatchObject({ bumpsCompleted: 3, currentWalletIndex: 3, active: false });
+
+    const shown = await call("GET", `/api/bumper/${bumper.id}`);
+    const bumps = shown.body.bumps as Bump[];
+    expect(bumps).toHaveLength(3);
+    for (const bump of bumps) {
+      const [buy, sell] = await Promise.all(
+        [bump.buyHash, bump.sellHash].map((hash) =>
+          testChain.chain.client.getTransactionReceipt({ hash: hash as Hex }),
+        ),
+      );
+      expect(buy?.status).toBe("success");
+      expect(sell?.status).toBe("success");
+      expect(sell?.blockNumber).toBe(buy?.blockNumber);
+      expect(Number(bump.bought)).toBe(0.01);
+    }
+
+    const wallets = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
+      .wallets as BumperWallet[];
+    expect(wallets.map((w) => w.index)).toEqual([0, 1, 2, 3]);
+    expect(wallets.filter((w) => w.isActive).map((w) => w.index)).toEqual([3]);
+    for (const wallet of wallets.slice(0, 3)) expect(wallet.balance).toBe("0");
+
+    // Every wei: what is left + gas and tips + what the trades cost (bought − sold) = funded.
+    let left = 0n;
+    for (const wallet of wallets) left += await balanceOf(wallet.address as Address);
+    const gas = bumps.reduce((sum, b) => sum + parseEther(b.gas), 0n);
+    const traded = bumps.reduce((sum, b) => sum + parseEther(b.bought) - parseEther(b.sold), 0n);
+    expect(left + gas + traded).toBe(funded);
+    expect(parseEther(done.gasSpent)).toBe(gas);
+    // The gas shown is the receipts' fees plus each bundle's tip (its value and its gas).
+    expect(gas - (await feesOf(bumper.id))).toBeGreaterThan(TIP * 3n);
+    for (const wallet of wallets)
+      expect(await tokenBalance(testChain, bundle.token, wallet.address as Address)).toBeLessThan(
+        10n ** 9n,
+      );
+  });
+
+  it("stops by itself when the balance can no longer pay a bump, saying why", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.005"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    const stopped = await bumpUntil((b) => b.status === "stopped", bumper.id);
+    expect(stopped.stopReason).toMatch(
+      /^the balance can no longer pay a bump: insufficient balance/,
+    );
+    expect(stopped.bumpsCompleted).toBe(0);
+    expect(await balanceOf(bumper.address as Address)).toBe(parseEther("0.005"));
+  });
+
+  it("bumps a graduated token through the DEX router", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    await graduate(testChain, bundle.token);
+    const bumper = (await generate(bundle.token, { duration: 2 })).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    const done = await bumpUntil((b) => b.status === "completed", bumper.id);
+    expect(done.bumpsCompleted).toBe(2);
+    const [bump] = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumps as Bump[];
+    const buy = await testChain.chain.client.getTransaction({ hash: bump?.buyHash as Hex });
+    expect(buy.to?.toLowerCase()).toBe(testChain.chain.trade?.router.toLowerCase());
+  });
+
+  it("withdraws every wallet's BNB to the receiver, selling tokens left first, and stops the bumper", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
+
+    const bad = await call("POST", "/api/bumper/withdraw", {
+      bumperId: bumper.id,
+      receiverAddress: "nope",
+    });
+    expect(bad.body).toEqual({ success: false, error: "Invalid address format" });
+
+    const answer = await call("POST", "/api/bumper/withdraw", {
+      bumperId: bumper.id,
+      receiverAddress: receiver,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.message).toBe(
+      `Successfully withdrew ${answer.body.amount} BNB to ${receiver}`,
+    );
+    expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
+    const wallets = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
+      .wallets as BumperWallet[];
+    for (const wallet of wallets) expect(await balanceOf(wallet.address as Address)).toBe(0n);
+    const after = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumper as Bumper;
+    expect(after.status).toBe("stopped");
+  });
+});

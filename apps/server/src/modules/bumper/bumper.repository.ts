@@ -1,0 +1,215 @@
+import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bumpers, bumperWallets, bumps } from "../../db/schema.ts";
+
+export type BumperRow = typeof bumpers.$inferSelect;
+export type BumpRow = typeof bumps.$inferSelect;
+export type BumperWalletRow = typeof bumperWallets.$inferSelect;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** A bump still on its way: its trade not yet final, or its BNB not yet moved on. */
+const OPEN_BUMP = inArray(bumps.status, ["trading", "moving"]);
+
+export class BumperRepository {
+  constructor(readonly db: Db) {}
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Inserts a bumper with its first wallet (whose key the caller stored in `tx`). */
+  async create(
+    tx: Tx,
+    values: typeof bumpers.$inferInsert,
+    firstWallet: string,
+  ): Promise<BumperRow | null> {
+    const [row] = await tx.insert(bumpers).values(values).onConflictDoNothing().returning();
+    if (!row) return null;
+    await tx.insert(bumperWallets).values({ bumperId: row.id, index: 0, address: firstWallet });
+    return row;
+  }
+
+  /** The user's bumper of this token that is not completed, if any. */
+  async openFor(ownerId: string, token: string): Promise<BumperRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(bumpers)
+      .where(
+        and(
+          eq(bumpers.ownerId, ownerId),
+          sql`lower(${bumpers.targetToken}) = ${token.toLowerCase()}`,
+          sql`${bumpers.status} <> 'completed'`,
+        ),
+      );
+    return row;
+  }
+
+  async owned(ownerId: string, id: string): Promise<BumperRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(bumpers)
+      .where(and(eq(bumpers.id, id), eq(bumpers.ownerId, ownerId)));
+    return row;
+  }
+
+  async byId(id: string): Promise<BumperRow | undefined> {
+    const [row] = await this.db.select().from(bumpers).where(eq(bumpers.id, id));
+    return row;
+  }
+
+  async list(ownerId: string): Promise<BumperRow[]> {
+    return this.db
+      .select()
+      .from(bumpers)
+      .where(eq(bumpers.ownerId, ownerId))
+      .orderBy(desc(bumpers.createdAt));
+  }
+
+  /** Bumpers with work now: active and due, or with a bump on its way (whatever their state). */
+  async due(now: Date): Promise<BumperRow[]> {
+    return this.db
+      .select()
+      .from(bumpers)
+      .where(
+        or(
+          and(eq(bumpers.status, "active"), lte(bumpers.nextBumpAt, now)),
+          sql`exists (select 1 from ${bumps} where ${bumps.bumperId} = ${bumpers.id} and ${bumps.status} in ('trading', 'moving'))`,
+        ),
+      );
+  }
+
+  async update(id: string, values: Partial<typeof bumpers.$inferInsert>, tx: Db | Tx = this.db) {
+    const [row] = await tx.update(bumpers).set(values).where(eq(bumpers.id, id)).returning();
+    return row;
+  }
+
+  /** Moves a bumper from one of `from` to `to`; answers the row, or undefined when it was not in `from`. */
+  async transition(
+    id: string,
+    from: BumperRow["status"][],
+    values: Partial<typeof bumpers.$inferInsert> & { status: BumperRow["status"] },
+  ): Promise<BumperRow | undefined> {
+    const [row] = await this.db
+      .update(bumpers)
+      .set(values)
+      .where(and(eq(bumpers.id, id), inArray(bumpers.status, from)))
+      .returning();
+    return row;
+  }
+
+  async wallets(bumperId: string): Promise<BumperWalletRow[]> {
+    return this.db
+      .select()
+      .from(bumperWallets)
+      .where(eq(bumperWallets.bumperId, bumperId))
+      .orderBy(asc(bumperWallets.index));
+  }
+
+  async walletAt(bumperId: string, index: number): Promise<BumperWalletRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(bumperWallets)
+      .where(and(eq(bumperWallets.bumperId, bumperId), eq(bumperWallets.index, index)));
+    return row;
+  }
+
+  /** Adds wallet `index` (its key stored in `tx` by the caller); false when it exists already. */
+  async addWallet(tx: Tx, bumperId: string, index: number, address: string): Promise<boolean> {
+    const rows = await tx
+      .insert(bumperWallets)
+      .values({ bumperId, index, address })
+      .onConflictDoNothing()
+      .returning();
+    return rows.length > 0;
+  }
+
+  async openBump(bumperId: string): Promise<BumpRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(bumps)
+      .where(and(eq(bumps.bumperId, bumperId), OPEN_BUMP));
+    return row;
+  }
+
+  /** Starts bump `index` (at most once: a second start of the same bump answers undefined). */
+  async startBump(bumperId: string, index: number, walletIndex: number) {
+    const [row] = await this.db
+      .insert(bumps)
+      .values({ bumperId, index, walletIndex })
+      .onConflictDoNothing()
+      .returning();
+    return row;
+  }
+
+  async updateBump(bumperId: string, index: number, values: Partial<typeof bumps.$inferInsert>) {
+    const [row] = await this.db
+      .update(bumps)
+      .set(values)
+      .where(and(eq(bumps.bumperId, bumperId), eq(bumps.index, index)))
+      .returning();
+    return row as BumpRow;
+  }
+
+  async bumps(bumperId: string): Promise<BumpRow[]> {
+    return this.db
+      .select()
+      .from(bumps)
+      .where(eq(bumps.bumperId, bumperId))
+      .orderBy(asc(bumps.index));
+  }
+
+  /** Gas (with tips) and volume (buys + sells) of every bump done, per bumper, wei. */
+  async totals(bumperIds: string[]): Promise<Map<string, { gas: bigint; volume: bigint }>> {
+    const totals = new Map<string, { gas: bigint; volume: bigint }>();
+    if (bumperIds.length === 0) return totals;
+    const rows = await this.db
+      .select({
+        bumperId: bumps.bumperId,
+        gas: sql<string>`coalesce(sum(${bumps.gas}), 0)::text`,
+        volume: sql<string>`coalesce(sum(coalesce(${bumps.bought}, 0) + coalesce(${bumps.sold}, 0)) filter (where ${bumps.status} = 'done'), 0)::text`,
+      })
+      .from(bumps)
+      .where(inArray(bumps.bumperId, bumperIds))
+      .groupBy(bumps.bumperId);
+    for (const row of rows)
+      totals.set(row.bumperId, { gas: BigInt(row.gas), volume: BigInt(row.volume) });
+    return totals;
+  }
+
+  /**
+   * Finishes bump `index` and counts it on its bumper in one transaction: the next wallet is
+   * current, the next bump due an interval from now, and the bumper completed at its last.
+   */
+  async finishBump(
+    bumper: BumperRow,
+    index: number,
+    nextWalletIndex: number,
+    gas: bigint,
+    intervalMs: number,
+  ): Promise<BumperRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [bump] = await tx
+        .update(bumps)
+        .set({ status: "done", gas: gas.toString(), doneAt: new Date() })
+        .where(
+          and(eq(bumps.bumperId, bumper.id), eq(bumps.index, index), eq(bumps.status, "moving")),
+        )
+        .returning();
+      if (!bump) return undefined;
+      const now = new Date();
+      const last = sql`${bumpers.bumpsCompleted} + 1 >= ${bumpers.totalBumps}`;
+      const [row] = await tx
+        .update(bumpers)
+        .set({
+          bumpsCompleted: sql`${bumpers.bumpsCompleted} + 1`,
+          currentWalletIndex: nextWalletIndex,
+          lastBumpAt: now,
+          nextBumpAt: sql`case when ${last} then null else ${new Date(now.getTime() + intervalMs).toISOString()}::timestamptz end`,
+          status: sql`case when ${last} then 'completed' else ${bumpers.status} end`,
+        })
+        .where(eq(bumpers.id, bumper.id))
+        .returning();
+      return row;
+    });
+  }
+}
