@@ -35,7 +35,9 @@ export const chartPoints = (bumps: Bump[]): Point[] =>
   }));
 
 const compact = (value: number) =>
-  value.toLocaleString("en-US", { maximumSignificantDigits: 3, notation: "compact" });
+  value !== 0 && Math.abs(value) < 0.001
+    ? value.toExponential(1) // a memecoin's price in BNB: 3.1e-8, not 0.0000000
+    : value.toLocaleString("en-US", { maximumSignificantDigits: 3, notation: "compact" });
 
 /** Price (line, left axis) and volume (bars, right axis) over the bumps. */
 export function BumpsChart({ bumps }: { bumps: Bump[] }) {
