@@ -3,7 +3,6 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-client.ts";
 import { msToNextMinute } from "../utils/countdown.ts";
 import { DEFAULT_BNB_PRICE_USD } from "../utils/timings.ts";
-import { bumperKey } from "./get-bumpers.ts";
 
 /** The BNB price in USD. Silent: without it the page uses 600 (SPEC §3). */
 export const getBnbPrice = (signal?: AbortSignal) =>
@@ -11,7 +10,9 @@ export const getBnbPrice = (signal?: AbortSignal) =>
 
 export const getBnbPriceQueryOptions = () =>
   queryOptions({
-    queryKey: [...bumperKey, "price"] as const,
+    // Its own domain (the contract's price.ts): bumper actions, which refetch every
+    // ["bumper", …] query, leave the price to its once-a-minute read.
+    queryKey: ["price", "bnb"] as const,
     queryFn: ({ signal }) => getBnbPrice(signal),
   });
 

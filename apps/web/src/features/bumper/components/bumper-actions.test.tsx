@@ -109,6 +109,25 @@ describe("starting and stopping a bumper", () => {
     expect(screen.getByRole("button", { name: "Stop bumper" })).toBeTruthy();
   });
 
+  it("cannot be pressed again while the start is on its way", async () => {
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.post("/api/bumper/:id/start", async () => {
+        await held;
+        return refused();
+      }),
+    );
+    await renderBumperPage(serverState({ bumpers: [bumperFixture({ balance: "0.02" })] }));
+    await selectBumper();
+    press("Start bumper");
+    await settle();
+    const start = screen.getByRole("button", { name: "Start bumper" }) as HTMLButtonElement;
+    expect(start.disabled).toBe(true);
+    answer();
+    await settle();
+  });
+
   it("toasts that the bumper stopped", async () => {
     const running = bumperFixture({ balance: "0.02", active: true, status: "active" });
     postHandler("/api/bumper/:id/stop", () =>

@@ -1,15 +1,30 @@
 import { screen } from "@testing-library/react";
+import { type HttpHandler, HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BUMPER_WALLET, bumperFixture } from "../../../testing/bumper-handlers.ts";
-import { renderBumperPage, selectBumper, serverState } from "./bumper-test-utils.tsx";
+import { LOCAL_CONFIG } from "../../../testing/fixtures.ts";
+import { settle, toastTexts } from "../../../testing/render.tsx";
+import {
+  postHandler,
+  press,
+  renderBumperPage,
+  selectBumper,
+  serverState,
+} from "./bumper-test-utils.tsx";
 
 beforeEach(() => {
   vi.useFakeTimers();
 });
 
 /** The page with one bumper (6 bumps of 0.01 BNB: 0.016 BNB needed) selected. */
-async function withBumper(overrides: Parameters<typeof bumperFixture>[0] = {}) {
-  const rendered = await renderBumperPage(serverState({ bumpers: [bumperFixture(overrides)] }));
+async function withBumper(
+  overrides: Parameters<typeof bumperFixture>[0] = {},
+  handlers: HttpHandler[] = [],
+) {
+  const rendered = await renderBumperPage(
+    serverState({ bumpers: [bumperFixture(overrides)] }),
+    handlers,
+  );
   await selectBumper();
   return rendered;
 }
@@ -37,6 +52,33 @@ describe("the bumper wallet card", () => {
   it("counts only the bumps still to make once some are done", async () => {
     await withBumper({ balance: "0.012", bumpsCompleted: 4, status: "stopped" });
     expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
+  });
+});
+
+describe("funding from the local faucet", () => {
+  const withFaucet = http.get("/api/config", () =>
+    HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, faucet: true } }),
+  );
+
+  it("pays the missing BNB to the bumper's address from the faucet", async () => {
+    const sent = postHandler("/api/dev/faucet", () =>
+      HttpResponse.json({ success: true, hash: `0x${"f".repeat(64)}`, amount: "0.011" }),
+    );
+    await withBumper({ balance: "0.005" }, [withFaucet]);
+    press("[fund from faucet]");
+    await settle();
+    expect(sent).toEqual([{ address: BUMPER_WALLET, amount: "0.011000" }]);
+    expect(toastTexts()).toContain("Sent 0.0110 BNB from the faucet");
+  });
+
+  it("offers no faucet once the balance is sufficient", async () => {
+    await withBumper({ balance: "0.02" }, [withFaucet]);
+    expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
+  });
+
+  it("offers no faucet where the server has none", async () => {
+    await withBumper({ balance: "0" });
+    expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
   });
 });
 
