@@ -29,6 +29,13 @@ export const router = createBrowserRouter([
         ),
       },
       {
+        // Not behind RequireAuth: the page itself says it is authenticating or needs a login.
+        path: "tools/bumper",
+        lazy: page(() =>
+          import("../features/bumper/components/bumper-page.tsx").then((m) => m.BumperPage),
+        ),
+      },
+      {
         element: (
           <RequireAuth>
             <Outlet />
@@ -79,12 +86,6 @@ export const router = createBrowserRouter([
             path: "address/:address",
             lazy: page(() =>
               import("../features/tx/components/address-page.tsx").then((m) => m.AddressPage),
-            ),
-          },
-          {
-            path: "tools/bumper",
-            lazy: page(() =>
-              import("../features/bumper/components/bumper-page.tsx").then((m) => m.BumperPage),
             ),
           },
         ],
