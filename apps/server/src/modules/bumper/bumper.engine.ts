@@ -9,6 +9,7 @@ import { type Address, getAddress, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ReleaseLock } from "../../db/client.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
@@ -224,6 +225,7 @@ export class BumperEngine {
       })),
       maxBlockNumber,
     );
+    await failpoint("bumper.recorded");
     try {
       await submitBundle({
         builders: chain.builders,
@@ -244,6 +246,7 @@ export class BumperEngine {
       const reason = error instanceof ChainError ? error.shortMessage : (error as Error).message;
       await this.repo.updateBump(bump.bumperId, bump.index, { error: reason });
     }
+    await failpoint("bumper.submitted");
   }
 
   /** Moves the wallet's BNB (minus the gas) to the next wallet, whose key is stored first. */

@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { getFreePort } from "@bundler/chain";
+import type { Bump, Bumper, BumperWallet, Draft } from "@bundler/shared";
+import { type Address, createWalletClient, http, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anvilAt } from "../../test/anvil-at.ts";
+import { draftInput } from "../../test/drafts-api.ts";
+import { ServerProcess } from "../../test/server-process.ts";
+
+/**
+ * The real server, its bumper minute shortened to a second, killed (SIGKILL, at failpoints) in
+ * the middle of a bump (its bundle recorded but not sent; sent but not yet seen landing; its
+ * BNB's move recorded but not broadcast), then started again: each bump trades once, moves
+ * once, and every wei the bumper was funded with is accounted for.
+ */
+let dataDir: string;
+let port: number;
+let anvilPort: number;
+let server: ServerProcess;
+const FEE = parseEther("0.01");
+
+const { client, setBalance, stopped: anvilStopped, url: anvilUrl } = anvilAt(() => anvilPort);
+
+const start = async (failpoints?: string) => {
+  anvilPort = await getFreePort();
+  await server.start({
+    ANVIL_PORT: String(anvilPort),
+    ...(failpoints ? { FAILPOINTS: failpoints } : {}),
+  });
+};
+
+const api = async (method: "GET" | "POST", url: string, body?: unknown) => {
+  const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+    method,
+    headers: { "x-auth-key": server.key, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 120_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${what}\n${server.printed()}`);
+};
+
+const pay = async (to: string, value: bigint) => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await setBalance(account.address, parseEther("1"));
+  const wallet = createWalletClient({ account, transport: http(anvilUrl()) });
+  const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
+  await client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
+};
+
+/** A token launched through the server itself (draft, fee, execute). */
+let token: Address;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), "lb-bumper-crash-"));
+  port = await getFreePort();
+  server = new ServerProcess({
+    CHAIN: "local",
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    MASTER_KEY: randomBytes(32).toString("hex"),
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    LAUNCH_FEE_BNB: "0.01",
+    BUMPER_MINUTE_SECONDS: "1",
+  });
+  await start();
+  const input = draftInput(1);
+  const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
+  const address = (await api("POST", `/api/draft/${id}/payment`)).body.paymentAddress as string;
+  await pay(address, FEE);
+  const draftOf = async () => (await api("GET", `/api/draft/${id}`)).body.draft as Draft;
+  await waitFor(async () => (await draftOf()).status === "paid", "the fee to be credited");
+  await setBalance(input.deployerWallet.address, parseEther("1"));
+  for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));
+  expect((await api("POST", `/api/draft/${id}/execute`)).status).toBe(200);
+  await waitFor(async () => (await draftOf()).status === "executed", "the launch");
+  token = (await draftOf()).launch?.tokenAddress as Address;
+}, 240_000);
+
+afterAll(async () => {
+  await server?.crash();
+  if (anvilPort) await anvilStopped().catch(() => {});
+  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+});
+
+const bumperOf = async (id: string) => {
+  const shown = await api("GET", `/api/bumper/${id}`);
+  return { bumper: shown.body.bumper as Bumper, bumps: shown.body.bumps as Bump[] };
+};
+
+describe("a server killed in the middle of a bump", () => {
+  it.each([
+    ["its bundle was recorded, before it went out", "bumper.recorded"],
+    ["its bundle went out, before it was seen landing", "bumper.submitted"],
+    ["its BNB's move was recorded, before it was broadcast", "tx.recorded"],
+  ])(
+    "trades and moves each bump once when killed after %s",
+    async (_moment, point) => {
+      await server.stop();
+      await start(point);
+      // A completed bumper of the token frees it for a new one: each trial has its own.
+      const generated = await api("POST", "/api/bumper/generate", {
+        targetToken: token,
+        interval: 1,
+        duration: 2,
+        buySize: 0.01,
+      });
+      expect(generated.status).toBe(200);
+      const bumper = generated.body.bumper as Bumper;
+      const funded = parseEther("0.1");
+      await setBalance(bumper.address as Address, funded);
+      expect((await api("POST", `/api/bumper/${bumper.id}/start`)).status).toBe(200);
+      expect(await server.exited()).toBe("SIGKILL");
+
+      await start();
+      await waitFor(
+        async () => (await bumperOf(bumper.id)).bumper.status === "completed",
+        "the bumper to complete",
+      );
+      const { bumper: done, bumps } = await bumperOf(bumper.id);
+      expect(done.bumpsCompleted).toBe(2);
+      expect(bumps).toHaveLength(2);
+      const wallets = (await api("GET", `/api/bumper/${bumper.id}/wallets`)).body
+        .wallets as BumperWallet[];
+      expect(wallets).toHaveLength(3);
+      // One buy per wallet: a bump's wallet sent buy, approval, sell, tip and move, no more.
+      for (const wallet of wallets.slice(0, 2))
+        expect(await client().getTransactionCount({ address: wallet.address as Address })).toBe(5);
+      let left = 0n;
+      for (const wallet of wallets)
+        left += await client().getBalance({ address: wallet.address as Address });
+      const gas = bumps.reduce((sum, b) => sum + parseEther(b.gas), 0n);
+      const traded = bumps.reduce((sum, b) => sum + parseEther(b.bought) - parseEther(b.sold), 0n);
+      expect(left + gas + traded).toBe(funded);
+    },
+    300_000,
+  );
+});
