@@ -1,15 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { getFreePort } from "@bundler/chain";
 import type { Bump, Bumper, BumperWallet, Draft } from "@bundler/shared";
-import { type Address, createWalletClient, http, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAt } from "../../test/anvil-at.ts";
+import { crashServer } from "../../test/crash-server.ts";
 import { draftInput } from "../../test/drafts-api.ts";
-import { ServerProcess } from "../../test/server-process.ts";
 
 /**
  * The real server, its bumper minute shortened to a second, killed (SIGKILL, at failpoints) in
@@ -17,64 +10,18 @@ import { ServerProcess } from "../../test/server-process.ts";
  * BNB's move recorded but not broadcast), then started again: each bump trades once, moves
  * once, and every wei the bumper was funded with is accounted for.
  */
-let dataDir: string;
-let port: number;
-let anvilPort: number;
-let server: ServerProcess;
 const FEE = parseEther("0.01");
-
-const { client, setBalance, stopped: anvilStopped, url: anvilUrl } = anvilAt(() => anvilPort);
-
-const start = async (failpoints?: string) => {
-  anvilPort = await getFreePort();
-  await server.start({
-    ANVIL_PORT: String(anvilPort),
-    ...(failpoints ? { FAILPOINTS: failpoints } : {}),
-  });
-};
-
-const api = async (method: "GET" | "POST", url: string, body?: unknown) => {
-  const response = await fetch(`http://127.0.0.1:${port}${url}`, {
-    method,
-    headers: { "x-auth-key": server.key, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
-const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 120_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}\n${server.printed()}`);
-};
-
-const pay = async (to: string, value: bigint) => {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await setBalance(account.address, parseEther("1"));
-  const wallet = createWalletClient({ account, transport: http(anvilUrl()) });
-  const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
-  await client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
+const crashed = crashServer("bumper-crash", { LAUNCH_FEE_BNB: "0.01", BUMPER_MINUTE_SECONDS: "1" });
+const { api, waitFor, pay, client, setBalance, start } = crashed;
+const server = {
+  stop: () => crashed.process.stop(),
+  exited: () => crashed.process.exited(),
 };
 
 /** A token launched through the server itself (draft, fee, execute). */
 let token: Address;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "lb-bumper-crash-"));
-  port = await getFreePort();
-  server = new ServerProcess({
-    CHAIN: "local",
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    MASTER_KEY: randomBytes(32).toString("hex"),
-    RATE_LIMIT_PER_MINUTE: "1000000",
-    LAUNCH_FEE_BNB: "0.01",
-    BUMPER_MINUTE_SECONDS: "1",
-  });
   await start();
   const input = draftInput(1);
   const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
@@ -89,11 +36,7 @@ beforeAll(async () => {
   token = (await draftOf()).launch?.tokenAddress as Address;
 }, 240_000);
 
-afterAll(async () => {
-  await server?.crash();
-  if (anvilPort) await anvilStopped().catch(() => {});
-  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
-});
+afterAll(() => crashed.remove());
 
 const bumperOf = async (id: string) => {
   const shown = await api("GET", `/api/bumper/${id}`);
@@ -128,6 +71,7 @@ describe("a server killed in the middle of a bump", () => {
       await waitFor(
         async () => (await bumperOf(bumper.id)).bumper.status === "completed",
         "the bumper to complete",
+        120_000,
       );
       const { bumper: done, bumps } = await bumperOf(bumper.id);
       expect(done.bumpsCompleted).toBe(2);

@@ -11,6 +11,7 @@ import type { ReleaseLock } from "../../db/client.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
+import { SinglePass } from "../../lib/single-pass.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BumperRepository, BumperRow, BumpRow } from "./bumper.repository.ts";
@@ -49,8 +50,7 @@ const feeOf = (rows: TxRow[]) => rows.reduce((sum, r) => sum + BigInt(r.fee ?? 0
  * keys are stored.
  */
 export class BumperEngine {
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly passes = new SinglePass(() => this.pass());
 
   constructor(
     private readonly repo: BumperRepository,
@@ -60,19 +60,14 @@ export class BumperEngine {
     private readonly options: BumperEngineOptions,
   ) {}
 
-  /** One pass; a call while a pass runs shares it. */
+  /** One pass over every bumper with work; a call while a pass runs shares it. */
   tick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (!this.running)
-      this.running = this.pass().finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    return this.passes.run();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running?.catch(() => undefined);
+  /** No new passes; resolves when the current one is done. */
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 
   /** Runs `work` on one bumper under its lock (null: another worker holds it now). */
@@ -88,7 +83,7 @@ export class BumperEngine {
 
   private async pass(): Promise<void> {
     for (const bumper of await this.repo.due(new Date())) {
-      if (this.stopped) return;
+      if (this.passes.isStopped) return;
       await this.locked(bumper.id, () => this.advance(bumper.id)).catch((error: Error) =>
         this.options.log?.(`bumper ${bumper.id}: ${error.message}`),
       );

@@ -1,86 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { getFreePort } from "@bundler/chain";
 import type { Draft } from "@bundler/shared";
-import { type Address, createWalletClient, http, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAt } from "../../test/anvil-at.ts";
+import { crashServer } from "../../test/crash-server.ts";
 import { draftInput } from "../../test/drafts-api.ts";
-import { ServerProcess } from "../../test/server-process.ts";
 
 /**
  * The real server, with its own local chain, killed (SIGKILL, at failpoints) at the moments
  * that used to spend money twice, then started again: the launch and the refund each happen
  * exactly once, and a launch that did not land leaves its draft paid.
  */
-let dataDir: string;
-let port: number;
-let anvilPort: number;
-let server: ServerProcess;
 const FEE = parseEther("0.01");
-
-const { client, setBalance, stopped: anvilStopped, url: anvilUrl } = anvilAt(() => anvilPort);
-
-/** Starts the server on the data dir (its chain on a fresh port: the last one may linger). */
-const start = async (failpoints?: string) => {
-  anvilPort = await getFreePort();
-  await server.start({
-    ANVIL_PORT: String(anvilPort),
-    ...(failpoints ? { FAILPOINTS: failpoints } : {}),
-  });
+const crashed = crashServer("launch-crash", { LAUNCH_FEE_BNB: "0.01" });
+const { api, waitFor, pay, client, setBalance, start } = crashed;
+const server = {
+  stop: () => crashed.process.stop(),
+  exited: () => crashed.process.exited(),
 };
 
-const api = async (method: "GET" | "POST", url: string, body?: unknown) => {
-  const response = await fetch(`http://127.0.0.1:${port}${url}`, {
-    method,
-    headers: { "x-auth-key": server.key, ...(body ? { "content-type": "application/json" } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
 const draftOf = async (id: string) => (await api("GET", `/api/draft/${id}`)).body.draft as Draft;
 
-const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 90_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}\n${server.printed()}`);
-};
-
-const pay = async (to: string, value: bigint) => {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await setBalance(account.address, parseEther("1"));
-  const wallet = createWalletClient({ account, transport: http(anvilUrl()) });
-  const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
-  await client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
-  return account.address;
-};
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), "lb-launch-crash-"));
-  port = await getFreePort();
-  server = new ServerProcess({
-    CHAIN: "local",
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    MASTER_KEY: randomBytes(32).toString("hex"),
-    RATE_LIMIT_PER_MINUTE: "1000000",
-    LAUNCH_FEE_BNB: "0.01",
-  });
-  await start();
-});
-
-afterAll(async () => {
-  await server?.crash();
-  if (anvilPort) await anvilStopped().catch(() => {});
-  rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
-});
+beforeAll(() => start());
+afterAll(() => crashed.remove());
 
 /** A draft whose fee is paid and whose wallets hold enough to launch. */
 const readyDraft = async () => {
