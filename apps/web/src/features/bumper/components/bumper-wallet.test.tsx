@@ -49,6 +49,17 @@ describe("the bumper wallet card", () => {
     expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
   });
 
+  it("counts a balance of exactly buy size + 0.001 BNB a bump as sufficient (no float dust)", async () => {
+    // 0.01 + 0.001 × 3 is 0.013000000000000001 as a float.
+    await withBumper({ balance: "0.013", totalBumps: 3 });
+    expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
+  });
+
+  it("rounds what is missing up to the 4 decimals shown", async () => {
+    await withBumper({ balance: "0.01599999" });
+    expect(screen.getByTestId("bumper-funding").textContent).toBe("Need 0.0001 more BNB");
+  });
+
   it("counts only the bumps still to make once some are done", async () => {
     await withBumper({ balance: "0.012", bumpsCompleted: 4, status: "stopped" });
     expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
@@ -67,7 +78,7 @@ describe("funding from the local faucet", () => {
     await withBumper({ balance: "0.005" }, [withFaucet]);
     press("[fund from faucet]");
     await settle();
-    expect(sent).toEqual([{ address: BUMPER_WALLET, amount: "0.011000" }]);
+    expect(sent).toEqual([{ address: BUMPER_WALLET, amount: "0.011" }]);
     expect(toastTexts()).toContain("Sent 0.0110 BNB from the faucet");
   });
 
