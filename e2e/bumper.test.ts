@@ -191,6 +191,9 @@ describe("the bumper", () => {
     await expect
       .poll(() => page.getByTestId("bumper-balance").textContent(), { timeout: 15_000 })
       .toBe("0.0000 BNB");
+    // Completed, it cannot start again: the card asks for no more BNB.
+    expect(await page.getByTestId("bumper-funding").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "[fund from faucet]" }).count()).toBe(0);
     await shoot(page, "3-withdrawn");
     expect(browser.errors).toEqual([]);
   }, 300_000);

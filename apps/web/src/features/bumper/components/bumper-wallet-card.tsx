@@ -5,6 +5,7 @@ import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { failureText } from "../../../lib/api-error.ts";
 import { BNB_DISPLAY_DECIMALS, formatBnb, fromWei, toWei } from "../../../lib/bnb.ts";
+import { isCompleted } from "../utils/bumper-messages.ts";
 
 const GAS_PER_BUMP_WEI = toWei(String(BUMPER_GAS_ESTIMATE_BNB)) ?? 0n;
 const DISPLAY_UNIT_WEI = 10n ** BigInt(18 - BNB_DISPLAY_DECIMALS);
@@ -34,7 +35,10 @@ export function fundingText(bumper: Bumper): string {
   return `Need ${formatBnb(shown)} more BNB`;
 }
 
-/** The address to fund, its balance against what the bumps need, and a way to start over. */
+/**
+ * The address to fund, its balance against what the bumps need, and a way to start over. A
+ * completed bumper cannot start again: it needs nothing more, so neither line nor faucet.
+ */
 export function BumperWalletCard({
   bumper,
   onNew,
@@ -44,7 +48,7 @@ export function BumperWalletCard({
   onNew: () => void;
   onFunded: () => void;
 }) {
-  const text = fundingText(bumper);
+  const done = isCompleted(bumper);
   const missing = missingFor(bumper);
   return (
     <Section
@@ -68,11 +72,13 @@ export function BumperWalletCard({
             {formatBnb(bumper.balance)} BNB
           </span>
         </span>
-        <span data-testid="bumper-funding" className={missing <= 0n ? "text-ok" : "text-accent"}>
-          {text}
-        </span>
+        {!done && (
+          <span data-testid="bumper-funding" className={missing <= 0n ? "text-ok" : "text-accent"}>
+            {fundingText(bumper)}
+          </span>
+        )}
       </div>
-      {missing > 0n && (
+      {!done && missing > 0n && (
         <FaucetButton
           address={bumper.address}
           amount={fromWei(missing)}

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import { type HttpHandler, HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BUMPER_WALLET, bumperFixture } from "../../../testing/bumper-handlers.ts";
@@ -84,6 +84,18 @@ describe("funding from the local faucet", () => {
 
   it("offers no faucet once the balance is sufficient", async () => {
     await withBumper({ balance: "0.02" }, [withFaucet]);
+    expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
+  });
+
+  it("offers no funding for a completed bumper, which cannot start again", async () => {
+    await renderBumperPage(
+      serverState({ bumpers: [bumperFixture({ bumpsCompleted: 6, status: "completed" })] }),
+      [withFaucet],
+    );
+    fireEvent.click(screen.getByRole("tab", { name: /^Completed/ }));
+    await selectBumper();
+    expect(screen.getByTestId("bumper-balance").textContent).toBe("0.0000 BNB");
+    expect(screen.queryByTestId("bumper-funding")).toBeNull();
     expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
   });
 
