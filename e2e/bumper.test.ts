@@ -134,10 +134,11 @@ describe("the bumper", () => {
     expect(await client.getBalance({ address })).toBeGreaterThanOrEqual(parseEther("0.013"));
     await startBumper(page);
 
-    // The page reads the bumper again every 10 s while it runs.
+    // The page reads the bumper again every 10 s while it runs: the first read after a bump
+    // (on a fast machine that read may already see all three).
     await expect
       .poll(() => bumpsShown(page), { timeout: 60_000, interval: 500 })
-      .toMatch(/^[12] \/ 3$/);
+      .toMatch(/^[123] \/ 3$/);
     await shoot(page, "1-mid-run");
 
     const completed = page.getByTestId("completed-banner");
