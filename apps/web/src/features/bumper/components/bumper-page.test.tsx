@@ -168,3 +168,76 @@ describe("the bumper's wallets", () => {
     expect(screen.getByTestId("bumper-row").getAttribute("aria-pressed")).toBe("true");
   });
 });
+
+describe("a running bumper that completes", () => {
+  beforeEach(() => {
+    vi.setSystemTime(NOW);
+  });
+
+  it("moves to the Completed tab and lists its last wallet once the page sees it complete", async () => {
+    const before = {
+      bumpers: [running()],
+      wallets: [
+        bumperWalletFixture(0),
+        bumperWalletFixture(1),
+        bumperWalletFixture(2, { isActive: true }),
+      ],
+    };
+    const after = {
+      bumpers: [
+        bumperFixture({
+          ...running(),
+          active: false,
+          status: "completed",
+          bumpsCompleted: 6,
+          nextBumpAt: null,
+        }),
+      ],
+      wallets: [
+        ...before.wallets.map((w) => ({ ...w, isActive: false })),
+        bumperWalletFixture(3, { isActive: true }),
+      ],
+    };
+    let landed = false;
+    // The list and the wallets polled just before the last bump landed: their first read
+    // after it still answers the state from before.
+    const reads = { list: 0, wallets: 0 };
+    const stale = (route: keyof typeof reads) => {
+      reads[route] += 1;
+      return !landed || reads[route] <= 2;
+    };
+    await renderBumperPage(serverState(before), [
+      http.get("/api/bumper/user", () =>
+        HttpResponse.json({
+          success: true,
+          bumpers: stale("list") ? before.bumpers : after.bumpers,
+        }),
+      ),
+      http.get("/api/bumper/:id/wallets", () =>
+        HttpResponse.json({
+          success: true,
+          wallets: stale("wallets") ? before.wallets : after.wallets,
+        }),
+      ),
+      http.get("/api/bumper/:id", () =>
+        HttpResponse.json({
+          success: true,
+          bumper: (landed ? after : before).bumpers[0],
+          bumps: [],
+        }),
+      ),
+    ]);
+    await selectBumper();
+    expect(screen.getByRole("tab", { name: /Completed/ }).textContent).toBe("Completed (0)");
+    expect(screen.getAllByTestId("bumper-wallet-row")).toHaveLength(3);
+
+    landed = true;
+    await advance(10_000);
+    await advance(0);
+    expect(screen.getByTestId("completed-banner")).toBeTruthy();
+    // Nothing polls a bumper that is no longer active: the change itself reads them again.
+    await advance(30_000);
+    expect(screen.getByRole("tab", { name: /Completed/ }).textContent).toBe("Completed (1)");
+    expect(screen.getAllByTestId("bumper-wallet-row")).toHaveLength(4);
+  });
+});

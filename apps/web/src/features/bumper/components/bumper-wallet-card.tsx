@@ -1,25 +1,44 @@
-import { type Bumper, requiredBumperBnb } from "@bundler/shared";
+import { BUMPER_GAS_ESTIMATE_BNB, type Bumper } from "@bundler/shared";
 import { FaucetButton } from "../../../components/faucet-button.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { failureText } from "../../../lib/api-error.ts";
-import { formatBnb } from "../../../lib/bnb.ts";
+import { BNB_DISPLAY_DECIMALS, formatBnb, fromWei, toWei } from "../../../lib/bnb.ts";
+import { isCompleted } from "../utils/bumper-messages.ts";
+
+const GAS_PER_BUMP_WEI = toWei(String(BUMPER_GAS_ESTIMATE_BNB)) ?? 0n;
+const DISPLAY_UNIT_WEI = 10n ** BigInt(18 - BNB_DISPLAY_DECIMALS);
 
 /**
- * What the bumper should still hold: the buy size plus 0.001 BNB of gas for each bump it has
- * yet to make (before it starts, every bump: SPEC §9's figure).
+ * What the bumper should still hold, in wei: the buy size plus 0.001 BNB of gas for each bump
+ * it has yet to make (before it starts, every bump: SPEC §9's figure). In wei rather than
+ * floats: 0.01 + 0.001 × 3 is 0.013000000000000001 as a float, which a balance of exactly
+ * 0.013 BNB would fall short of.
  */
-export const requiredFor = (bumper: Bumper): number =>
-  requiredBumperBnb(Number(bumper.buySize), Math.max(0, bumper.totalBumps - bumper.bumpsCompleted));
+export const requiredFor = (bumper: Bumper): bigint =>
+  (toWei(bumper.buySize) ?? 0n) +
+  GAS_PER_BUMP_WEI * BigInt(Math.max(0, bumper.totalBumps - bumper.bumpsCompleted));
 
-/** "Sufficient balance", or how much more BNB the bumper needs. */
+/** Wei the balance is short of what the bumps need (0 or less: enough). */
+export const missingFor = (bumper: Bumper): bigint =>
+  requiredFor(bumper) - (toWei(bumper.balance) ?? 0n);
+
+/**
+ * "Sufficient balance", or how much more BNB the bumper needs, rounded up to the 4 decimals
+ * shown (never "Need 0.0000 more BNB").
+ */
 export function fundingText(bumper: Bumper): string {
-  const missing = requiredFor(bumper) - Number(bumper.balance);
-  return missing <= 0 ? "Sufficient balance" : `Need ${missing.toFixed(4)} more BNB`;
+  const missing = missingFor(bumper);
+  if (missing <= 0n) return "Sufficient balance";
+  const shown = ((missing + DISPLAY_UNIT_WEI - 1n) / DISPLAY_UNIT_WEI) * DISPLAY_UNIT_WEI;
+  return `Need ${formatBnb(shown)} more BNB`;
 }
 
-/** The address to fund, its balance against what the bumps need, and a way to start over. */
+/**
+ * The address to fund, its balance against what the bumps need, and a way to start over. A
+ * completed bumper cannot start again: it needs nothing more, so neither line nor faucet.
+ */
 export function BumperWalletCard({
   bumper,
   onNew,
@@ -29,8 +48,8 @@ export function BumperWalletCard({
   onNew: () => void;
   onFunded: () => void;
 }) {
-  const text = fundingText(bumper);
-  const missing = requiredFor(bumper) - Number(bumper.balance);
+  const done = isCompleted(bumper);
+  const missing = missingFor(bumper);
   return (
     <Section
       title="Bumper Wallet"
@@ -53,14 +72,16 @@ export function BumperWalletCard({
             {formatBnb(bumper.balance)} BNB
           </span>
         </span>
-        <span data-testid="bumper-funding" className={missing <= 0 ? "text-ok" : "text-accent"}>
-          {text}
-        </span>
+        {!done && (
+          <span data-testid="bumper-funding" className={missing <= 0n ? "text-ok" : "text-accent"}>
+            {fundingText(bumper)}
+          </span>
+        )}
       </div>
-      {missing > 0 && (
+      {!done && missing > 0n && (
         <FaucetButton
           address={bumper.address}
-          amount={missing.toFixed(6)}
+          amount={fromWei(missing)}
           label="[fund from faucet]"
           errorText={(error) => failureText(error, "Faucet payment failed")}
           onSent={onFunded}

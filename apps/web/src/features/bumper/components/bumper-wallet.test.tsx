@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen } from "@testing-library/react";
 import { type HttpHandler, HttpResponse, http } from "msw";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BUMPER_WALLET, bumperFixture } from "../../../testing/bumper-handlers.ts";
@@ -49,6 +49,17 @@ describe("the bumper wallet card", () => {
     expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
   });
 
+  it("counts a balance of exactly buy size + 0.001 BNB a bump as sufficient (no float dust)", async () => {
+    // 0.01 + 0.001 × 3 is 0.013000000000000001 as a float.
+    await withBumper({ balance: "0.013", totalBumps: 3 });
+    expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
+  });
+
+  it("rounds what is missing up to the 4 decimals shown", async () => {
+    await withBumper({ balance: "0.01599999" });
+    expect(screen.getByTestId("bumper-funding").textContent).toBe("Need 0.0001 more BNB");
+  });
+
   it("counts only the bumps still to make once some are done", async () => {
     await withBumper({ balance: "0.012", bumpsCompleted: 4, status: "stopped" });
     expect(screen.getByTestId("bumper-funding").textContent).toBe("Sufficient balance");
@@ -67,12 +78,24 @@ describe("funding from the local faucet", () => {
     await withBumper({ balance: "0.005" }, [withFaucet]);
     press("[fund from faucet]");
     await settle();
-    expect(sent).toEqual([{ address: BUMPER_WALLET, amount: "0.011000" }]);
+    expect(sent).toEqual([{ address: BUMPER_WALLET, amount: "0.011" }]);
     expect(toastTexts()).toContain("Sent 0.0110 BNB from the faucet");
   });
 
   it("offers no faucet once the balance is sufficient", async () => {
     await withBumper({ balance: "0.02" }, [withFaucet]);
+    expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
+  });
+
+  it("offers no funding for a completed bumper, which cannot start again", async () => {
+    await renderBumperPage(
+      serverState({ bumpers: [bumperFixture({ bumpsCompleted: 6, status: "completed" })] }),
+      [withFaucet],
+    );
+    fireEvent.click(screen.getByRole("tab", { name: /^Completed/ }));
+    await selectBumper();
+    expect(screen.getByTestId("bumper-balance").textContent).toBe("0.0000 BNB");
+    expect(screen.queryByTestId("bumper-funding")).toBeNull();
     expect(screen.queryByRole("button", { name: "[fund from faucet]" })).toBeNull();
   });
 

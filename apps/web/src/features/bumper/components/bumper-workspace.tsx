@@ -8,6 +8,7 @@ import { useBumpers } from "../api/get-bumpers.ts";
 import { useStartBumper, useStopBumper } from "../api/start-stop-bumper.ts";
 import { useWithdrawBumper } from "../api/withdraw-bumper.ts";
 import { useBumperForm } from "../hooks/use-bumper-form.ts";
+import { useRefreshOnProgress } from "../hooks/use-refresh-on-progress.ts";
 import {
   BUMPER_SUCCESS,
   type BumperAction,
@@ -38,6 +39,7 @@ export function BumperWorkspace() {
   const start = useStartBumper();
   const stop = useStopBumper();
   const withdraw = useWithdrawBumper();
+  useRefreshOnProgress(detail.data?.bumper ?? null);
 
   const bumpers = list.data?.bumpers ?? [];
   // While its details load, the list's copy of the selected bumper stands in.

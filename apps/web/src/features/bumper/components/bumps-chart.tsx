@@ -72,6 +72,7 @@ export function BumpsChart({ bumps }: { bumps: Bump[] }) {
             name="volume (BNB)"
             fill={COLORS.volume}
             fillOpacity={0.5}
+            maxBarSize={48}
             isAnimationActive={false}
           />
           <Line
