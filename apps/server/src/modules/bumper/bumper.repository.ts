@@ -105,6 +105,30 @@ export class BumperRepository {
       .orderBy(asc(bumperWallets.index));
   }
 
+  /**
+   * Each bumper's current wallet and, while a bump moves its BNB on, the next one: together
+   * they hold the bumper's BNB at every moment of a bump.
+   */
+  async liveWallets(bumperIds: string[]): Promise<BumperWalletRow[]> {
+    if (bumperIds.length === 0) return [];
+    return this.db
+      .select({
+        bumperId: bumperWallets.bumperId,
+        index: bumperWallets.index,
+        address: bumperWallets.address,
+        createdAt: bumperWallets.createdAt,
+      })
+      .from(bumperWallets)
+      .innerJoin(bumpers, eq(bumpers.id, bumperWallets.bumperId))
+      .where(
+        and(
+          inArray(bumperWallets.bumperId, bumperIds),
+          sql`${bumperWallets.index} between ${bumpers.currentWalletIndex} and ${bumpers.currentWalletIndex} + 1`,
+        ),
+      )
+      .orderBy(asc(bumperWallets.index));
+  }
+
   async walletAt(bumperId: string, index: number): Promise<BumperWalletRow | undefined> {
     const [row] = await this.db
       .select()

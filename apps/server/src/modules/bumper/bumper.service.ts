@@ -278,12 +278,25 @@ export class BumperService {
 
   private async presentMany(rows: BumperRow[]): Promise<Bumper[]> {
     if (rows.length === 0) return [];
-    const addresses = await Promise.all(rows.map((r) => this.currentAddress(r)));
-    const [balances, totals] = await Promise.all([
-      this.chain ? bnbBalances(this.chain, addresses) : addresses.map(() => 0n),
+    const [live, totals] = await Promise.all([
+      this.repo.liveWallets(rows.map((r) => r.id)),
       this.repo.totals(rows.map((r) => r.id)),
     ]);
-    return rows.map((row, i) => ({
+    const liveBalances = this.chain
+      ? await bnbBalances(
+          this.chain,
+          live.map((w) => getAddress(w.address)),
+        )
+      : live.map(() => 0n);
+    // The BNB of the current wallet and of the next while a bump moves it there.
+    const balanceOf = new Map<string, bigint>();
+    live.forEach((w, i) =>
+      balanceOf.set(w.bumperId, (balanceOf.get(w.bumperId) ?? 0n) + (liveBalances[i] ?? 0n)),
+    );
+    const addressOf = new Map(
+      live.map((w) => [`${w.bumperId}:${w.index}`, getAddress(w.address)] as const),
+    );
+    return rows.map((row) => ({
       id: row.id,
       targetToken: getAddress(row.targetToken),
       totalBumps: row.totalBumps,
@@ -291,13 +304,13 @@ export class BumperService {
       interval: Number(row.intervalMinutes),
       duration: Number(row.durationMinutes),
       buySize: bnb(row.buySize),
-      balance: bnb(balances[i] ?? 0n),
+      balance: bnb(balanceOf.get(row.id) ?? 0n),
       active: row.status === "active",
       status: row.status,
       stopReason: row.stopReason,
       nextBumpAt: row.nextBumpAt?.toISOString() ?? null,
       lastBumpAt: row.lastBumpAt?.toISOString() ?? null,
-      address: addresses[i] as Address,
+      address: addressOf.get(`${row.id}:${row.currentWalletIndex}`) as Address,
       currentWalletIndex: row.currentWalletIndex,
       gasSpent: bnb(totals.get(row.id)?.gas ?? 0n),
       volume: bnb(totals.get(row.id)?.volume ?? 0n),
