@@ -145,6 +145,14 @@ export class DisperseService {
     deposits: ViewDeposit[],
   ): Dispersal {
     const pending = row.status === "pending";
+    // Each chain reads only its own transfers (500 chains × 5,500 transfers otherwise).
+    const byLeg = new Map<number, TransferRow[]>();
+    for (const t of transfers)
+      if (t.leg !== null) {
+        const list = byLeg.get(t.leg);
+        if (list) list.push(t);
+        else byLeg.set(t.leg, [t]);
+      }
     return {
       dispersalId: row.receiver,
       receiver: row.receiver,
@@ -156,7 +164,7 @@ export class DisperseService {
       status: row.status,
       antiBubblemaps: row.antiBubblemaps,
       chains: legs.map((leg) => {
-        const progress = legProgress(row.antiBubblemaps, leg.index, transfers);
+        const progress = legProgress(row.antiBubblemaps, leg.index, byLeg.get(leg.index) ?? []);
         return {
           finalWallet: leg.destination,
           amount: formatEther(BigInt(leg.amount)),
