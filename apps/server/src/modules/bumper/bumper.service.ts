@@ -290,9 +290,8 @@ export class BumperService {
       : live.map(() => 0n);
     // The BNB of the current wallet and of the next while a bump moves it there.
     const balanceOf = new Map<string, bigint>();
-    live.forEach((w, i) =>
-      balanceOf.set(w.bumperId, (balanceOf.get(w.bumperId) ?? 0n) + (liveBalances[i] ?? 0n)),
-    );
+    for (const [i, w] of live.entries())
+      balanceOf.set(w.bumperId, (balanceOf.get(w.bumperId) ?? 0n) + (liveBalances[i] ?? 0n));
     const addressOf = new Map(
       live.map((w) => [`${w.bumperId}:${w.index}`, getAddress(w.address)] as const),
     );
