@@ -109,12 +109,18 @@ describe("authentication in the browser", () => {
 });
 
 describe("logged out", () => {
-  test.for(["/drafts", "/wallets", "/referral", "/tools/bumper"])(
+  test.for([
+    ["/drafts", "No auth key found"],
+    ["/wallets", "No auth key found"],
+    ["/referral", "No auth key found"],
+    // The bumper says it in its own words (SPEC §2).
+    ["/tools/bumper", "Authentication required. Please log in to use the Bumper tool."],
+  ])(
     "a visit to %s shows the blocking modal and not the page",
-    async (route, { page, server }) => {
+    async ([route, text], { page, server }) => {
       await page.goto(`${server.url}${route}`);
       await modal(page).getByRole("button", { name: "Get Free Access" }).waitFor();
-      await page.getByText("No auth key found").waitFor();
+      await page.getByText(text as string).waitFor();
       expect(page.url()).toBe(`${server.url}${route}`);
     },
   );
