@@ -131,9 +131,13 @@ export const startDevBuilder = async (
     return true;
   };
 
-  /** A batch without bundles goes to anvil as one batch (raw transactions under the lock). */
-  const forward = (batch: unknown[]): Promise<unknown> | undefined => {
-    const methods = batch.map((m) => (m as { method?: unknown } | null)?.method);
+  /**
+   * A request without bundles or dev methods goes to anvil as it came (one call or a batch,
+   * raw transactions under the lock), and anvil's answer comes back as it is: a block of a
+   * thousand transactions is not parsed and written again on its way through.
+   */
+  const forward = (calls: unknown[], body: Buffer): Promise<string> | undefined => {
+    const methods = calls.map((m) => (m as { method?: unknown } | null)?.method);
     if (
       methods.includes("eth_sendBundle") ||
       methods.includes("dev_setFaults") ||
@@ -145,9 +149,9 @@ export const startDevBuilder = async (
       const response = await fetch(params.rpcUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(batch),
+        body: new Uint8Array(body),
       });
-      return response.json();
+      return response.text();
     };
     return methods.includes("eth_sendRawTransaction") ? exclusive(send) : send();
   };
@@ -169,18 +173,20 @@ const serve = async (
   request: IncomingMessage,
   response: ServerResponse,
   handle: (method: string, args: unknown[]) => Promise<unknown>,
-  forward: (batch: unknown[]) => Promise<unknown> | undefined,
+  forward: (calls: unknown[], body: Buffer) => Promise<string> | undefined,
   failing: (methods: unknown[]) => boolean,
 ) => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const reply = (body: unknown) => {
+  const body = Buffer.concat(chunks);
+  const replyText = (text: string) => {
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify(body));
+    response.end(text);
   };
+  const reply = (answer: unknown) => replyText(JSON.stringify(answer));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    parsed = JSON.parse(body.toString("utf8"));
   } catch {
     return reply({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
   }
@@ -189,10 +195,10 @@ const serve = async (
     response.writeHead(503, { "content-type": "text/plain" });
     return response.end("service unavailable (dev builder fault)");
   }
+  const forwarded = forward(calls, body);
+  if (forwarded) return replyText(await forwarded);
   // A batch is answered as a batch; one holding a bundle runs call by call, in order.
   if (Array.isArray(parsed)) {
-    const forwarded = forward(parsed);
-    if (forwarded) return reply(await forwarded);
     const answers = [];
     for (const message of parsed) answers.push(await answer(message, handle));
     return reply(answers);

@@ -1,4 +1,7 @@
 import { HOPS_PER_CHAIN, WALLETS_PER_CHAIN } from "@bundler/chain";
+import { generatePrivateKey } from "viem/accounts";
+import type { Tx } from "../../db/client.ts";
+import type { KeyVault } from "../../lib/key-vault.ts";
 import type { TransferRow } from "./dispersal-transfers.ts";
 import type { LegRow } from "./disperse.repository.ts";
 
@@ -26,7 +29,11 @@ export interface LegProgress {
   returned: TransferRow | undefined;
 }
 
-/** Where one leg stands, read from its recorded transfers. */
+/**
+ * Where one leg stands, read from its recorded transfers: all of them, or only the newest
+ * step of each leg (`latestStepsBySubjects`) with its returns. Hops go one after another, so a
+ * hop in flight at step s says every step before it is confirmed.
+ */
 export const legProgress = (
   antiBubblemaps: boolean,
   legIndex: number,
@@ -41,6 +48,8 @@ export const legProgress = (
     if (t.kind === "return") returned = t;
     else if (t.kind === "hop" && t.status === "confirmed")
       confirmed = Math.max(confirmed, t.step ?? 0);
+    else if (t.kind === "hop" && (t.status === "signed" || t.status === "sent"))
+      confirmed = Math.max(confirmed, (t.step ?? 0) - 1);
     else if (t.kind === "hop" && t.status === "failed") {
       failedStep = t.step ?? 0;
       failed = t;
@@ -64,3 +73,27 @@ export const shorten = (address: string) => `${address.slice(0, 6)}…${address.
  */
 export const returnable = (failed: Pick<TransferRow, "paidGas">, value: bigint, fee: bigint) =>
   failed.paidGas ? value : value + fee;
+
+/**
+ * Fresh intermediate wallets for `legs` chains, WALLETS_PER_CHAIN each, their keys stored
+ * (inside `tx` when given: committed with the dispersal that names them) before any BNB can
+ * reach them. Answers each chain's addresses, in route order.
+ */
+export const newLegWallets = async (
+  vault: KeyVault,
+  legs: number,
+  ownerId: string,
+  tx?: Tx,
+): Promise<string[][]> => {
+  const stored = await vault.store(
+    Array.from({ length: legs * WALLETS_PER_CHAIN }, () => ({
+      privateKey: generatePrivateKey(),
+      purpose: "dispersal" as const,
+    })),
+    { ownerId },
+    tx,
+  );
+  return Array.from({ length: legs }, (_, i) =>
+    stored.slice(i * WALLETS_PER_CHAIN, (i + 1) * WALLETS_PER_CHAIN).map((s) => s.address),
+  );
+};

@@ -1,4 +1,4 @@
-import type { TxRow } from "../transactions/transactions.repository.ts";
+import type { TxRow, TxSummary } from "../transactions/transactions.repository.ts";
 import type { TxPurpose } from "../transactions/tx-manager.ts";
 
 /**
@@ -58,7 +58,7 @@ const STATUS: Record<TxRow["status"], TransferRow["status"]> = {
 };
 
 /** A transaction of the manager as a dispersal transfer; null when it is not one. */
-export const toTransfer = (row: TxRow): TransferRow | null => {
+export const toTransfer = (row: TxSummary): TransferRow | null => {
   const match = /^dispersal:([^:]+):(.+)$/.exec(row.key);
   if (!match) return null;
   const [, dispersalId, stepKey] = match as unknown as [string, string, string];
@@ -84,5 +84,5 @@ export const toTransfer = (row: TxRow): TransferRow | null => {
   };
 };
 
-export const toTransfers = (rows: TxRow[]): TransferRow[] =>
+export const toTransfers = (rows: TxSummary[]): TransferRow[] =>
   rows.map(toTransfer).filter((t): t is TransferRow => t !== null);

@@ -5,10 +5,8 @@ import {
   type PlanDispersalReturnType,
   planDispersal,
   TRANSFER_GAS,
-  WALLETS_PER_CHAIN,
 } from "@bundler/chain";
 import { type Address, formatEther } from "viem";
-import { generatePrivateKey } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
@@ -16,7 +14,14 @@ import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import { lastStep, legProgress, legRoute, returnable, shorten } from "./dispersal-route.ts";
+import {
+  lastStep,
+  legProgress,
+  legRoute,
+  newLegWallets,
+  returnable,
+  shorten,
+} from "./dispersal-route.ts";
 import {
   purposeOf,
   type TransferRow,
@@ -126,7 +131,7 @@ export class DisperseEngine {
 
     const moving = active.filter((d) => MOVING.includes(d.status));
     const transfers = groupBy(
-      toTransfers(await this.txm.bySubjects(active.map((d) => d.id))),
+      toTransfers(await this.txm.latestStepsBySubjects(active.map((d) => d.id))),
       (t) => t.dispersalId,
     );
     const next: Array<TransferStep & { dispersal: DispersalRow }> = [];
@@ -222,21 +227,13 @@ export class DisperseEngine {
     }
   }
 
-  /** Every chain's intermediate wallets exist, their keys stored, before its first transfer. */
+  /**
+   * Every chain's intermediate wallets exist, their keys stored, before its first transfer
+   * (a dispersal gets them when it is created; one created before that got them here).
+   */
   private async ensureWallets(d: DispersalRow, legs: LegRow[]): Promise<LegRow[]> {
     if (!d.antiBubblemaps || legs.every((leg) => leg.wallets)) return legs;
-    const keys = legs.map(() =>
-      Array.from({ length: WALLETS_PER_CHAIN }, () => generatePrivateKey()),
-    );
-    const stored = await this.vault.store(
-      keys.flat().map((privateKey) => ({ privateKey, purpose: "dispersal" as const })),
-      { ownerId: d.ownerId },
-    );
-    const wallets = legs.map((_, i) =>
-      stored
-        .slice(i * WALLETS_PER_CHAIN, (i + 1) * WALLETS_PER_CHAIN)
-        .map((s) => s.address as string),
-    );
+    const wallets = await newLegWallets(this.vault, legs.length, d.ownerId);
     await this.repo.setLegWallets(d.id, wallets);
     return legs.map((leg, i) => ({ ...leg, wallets: wallets[i] ?? null }));
   }
@@ -469,10 +466,11 @@ export class DisperseEngine {
       }
       return "failed";
     });
-    if (
-      d.status === "sending" &&
-      transfers.some((t) => t.kind === "hop" && t.status === "confirmed")
-    ) {
+    // A hop mined, or a hop past the first in flight (the one before it was mined).
+    const moved = (t: TransferRow) =>
+      t.kind === "hop" &&
+      (t.status === "confirmed" || ((t.step ?? 0) > 0 && t.status !== "failed"));
+    if (d.status === "sending" && transfers.some(moved)) {
       if (await this.repo.transition(d.id, ["sending"], "processing")) d.status = "processing";
     }
     if (settled.includes("active")) return false;

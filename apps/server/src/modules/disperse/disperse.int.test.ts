@@ -1,3 +1,4 @@
+import { WALLETS_PER_CHAIN } from "@bundler/chain";
 import { type Dispersal, QUOTAS } from "@bundler/shared";
 import { eq, sql } from "drizzle-orm";
 import { type Address, createWalletClient, formatEther, http, parseEther } from "viem";
@@ -120,6 +121,23 @@ describe("creating a dispersal", () => {
       { finalWallet: wallets[0], amount: "0.1", currentHop: 0, completed: false, failed: false },
       { finalWallet: wallets[1], amount: "0.25", currentHop: 0, completed: false, failed: false },
     ]);
+  });
+
+  it("stores every chain's intermediate wallets with the dispersal, before it is funded", async () => {
+    const created = await create([fresh(), fresh(), fresh()], ["0.1", "0.2", "0.3"], true);
+    const { legs } = await ledger(created.receiver);
+    expect(legs).toHaveLength(3);
+    const wallets = legs.flatMap((leg) => leg.wallets ?? []);
+    expect(wallets).toHaveLength(3 * WALLETS_PER_CHAIN);
+    expect(new Set(wallets.map((w) => w.toLowerCase())).size).toBe(wallets.length);
+    for (const wallet of wallets)
+      expect(await app.vault.find(wallet, "dispersal")).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("makes no intermediate wallets for a direct dispersal", async () => {
+    const created = await create([fresh()], ["0.1"], false);
+    const { legs } = await ledger(created.receiver);
+    expect(legs.map((leg) => leg.wallets)).toEqual([null]);
   });
 
   it.each([

@@ -13,7 +13,7 @@ import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import { legProgress } from "./dispersal-route.ts";
+import { legProgress, newLegWallets } from "./dispersal-route.ts";
 import { type TransferRow, toTransfers } from "./dispersal-transfers.ts";
 import type {
   DispersalRow,
@@ -40,7 +40,7 @@ export class DisperseService {
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     /** Where the dispersal's transfers are (absent without a chain: there are none). */
-    private readonly txs: Pick<TxManager, "bySubjects"> | undefined,
+    private readonly txs: Pick<TxManager, "latestStepsBySubjects"> | undefined,
     private readonly windowSeconds: number = DISPERSAL_WINDOW_SECONDS,
   ) {}
 
@@ -78,6 +78,11 @@ export class DisperseService {
         tx,
       );
       if (!receiver) throw new Error("the receiver's key was not stored");
+      // Each chain's intermediate wallets too, so the first hops go out in the block the
+      // funding is seen (making a thousand chains' ten thousand keys then took seconds).
+      const wallets = body.antiBubblemaps
+        ? await newLegWallets(this.vault, destinations.length, ownerId, tx)
+        : [];
       return this.repo.create(
         {
           ownerId,
@@ -92,6 +97,7 @@ export class DisperseService {
           index,
           destination: d.address,
           amount: d.amount.toString(),
+          wallets: wallets[index] ?? null,
         })),
         tx,
       );
@@ -126,7 +132,9 @@ export class DisperseService {
   }
 
   private transfersOf(row: DispersalRow) {
-    return this.txs ? this.txs.bySubjects([row.id]).then(toTransfers) : Promise.resolve([]);
+    return this.txs
+      ? this.txs.latestStepsBySubjects([row.id]).then(toTransfers)
+      : Promise.resolve([]);
   }
 
   private async view(row: DispersalRow): Promise<Dispersal> {

@@ -5,7 +5,7 @@ import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
-import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
+import { isFinal, type TxSummary } from "../transactions/transactions.repository.ts";
 import type { TxIntent, TxManager } from "../transactions/tx-manager.ts";
 import type { PaymentRow } from "./drafts.repository.ts";
 import type { DepositRow, PaymentRepository } from "./payment.repository.ts";
@@ -31,7 +31,7 @@ export const refundKey = (paymentId: string, depositHash: string, attempt = 1) =
 const sweepKey = (paymentId: string, attempt = 1) =>
   `payment:${paymentId}:sweep${attempt > 1 ? `#${attempt}` : ""}`;
 /** Attempts at one key, oldest first (`key`, `key#2`, ...). */
-const attemptsOf = (txs: TxRow[], key: string) =>
+const attemptsOf = (txs: TxSummary[], key: string) =>
   txs
     .filter((t) => t.key === key || t.key.startsWith(`${key}#`))
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
@@ -186,7 +186,7 @@ export class PaymentWatcher {
   private async settle(
     payment: PaymentRow,
     deposits: DepositRow[],
-    txs: TxRow[],
+    txs: TxSummary[],
     balance: bigint,
     gasPrice: () => Promise<bigint>,
   ): Promise<void> {
@@ -258,7 +258,7 @@ export class PaymentWatcher {
   private async sweep(
     payment: PaymentRow,
     deposits: DepositRow[],
-    txs: TxRow[],
+    txs: TxSummary[],
     balance: bigint,
     gasCost: bigint,
   ): Promise<Omit<TxIntent, "account"> | "busy" | null> {

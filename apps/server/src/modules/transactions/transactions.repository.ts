@@ -1,8 +1,18 @@
-import { and, asc, desc, eq, inArray, like, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, like, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
 export type TxRow = typeof chainTxs.$inferSelect;
+/**
+ * A transaction without its signed bytes and bookkeeping times: what a caller deciding its
+ * next step reads. A dispersal's passes and its status poll read thousands of these, and the
+ * raw bytes were most of what crossed from the database.
+ */
+export type TxSummary = Omit<TxRow, "rawTx" | "updatedAt" | "lastBroadcastAt">;
+/** An open transaction as a reconcile pass reads it: everything but the signed bytes. */
+export type OpenTx = Omit<TxRow, "rawTx">;
+const { rawTx: _raw, ...openColumns } = getTableColumns(chainTxs);
+const { updatedAt: _updated, lastBroadcastAt: _broadcast, ...summaryColumns } = openColumns;
 export type NewTxRow = typeof chainTxs.$inferInsert;
 export type TxStatusValue = (typeof TX_STATUSES)[number];
 
@@ -52,12 +62,37 @@ export class TransactionsRepository {
       .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
   }
 
-  async bySubjects(subjects: string[]): Promise<TxRow[]> {
+  async bySubjects(subjects: string[]): Promise<TxSummary[]> {
     if (subjects.length === 0) return [];
     return this.db
-      .select()
+      .select(summaryColumns)
       .from(chainTxs)
       .where(inArray(chainTxs.subject, subjects))
+      .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
+  }
+
+  /**
+   * `bySubjects`, except that of each step sequence only its newest step is answered. Keys
+   * ending in `:{n}` form a sequence with the rest of the key (`dispersal:{id}:{leg}:3` is step
+   * 3 of `dispersal:{id}:{leg}`), and a caller creates step n + 1 only after step n: so a step
+   * is superseded exactly when the key of the next one exists (one index probe each, in the
+   * database). Keys of any other form are all answered. A dispersal of 500 chains has 5,500
+   * transfers at its end, and the next move of each chain depends on its newest one only.
+   */
+  async latestStepsBySubjects(subjects: string[]): Promise<TxSummary[]> {
+    if (subjects.length === 0) return [];
+    return this.db
+      .select(summaryColumns)
+      .from(chainTxs)
+      .where(
+        and(
+          inArray(chainTxs.subject, subjects),
+          sql`not (${chainTxs.key} ~ ':[0-9]+$' and exists (
+            select 1 from ${chainTxs} as next_step where next_step.key =
+              regexp_replace(${chainTxs.key}, '[0-9]+$', '') ||
+              (substring(${chainTxs.key} from '([0-9]+)$')::int + 1)::text))`,
+        ),
+      )
       .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
   }
 
@@ -111,12 +146,22 @@ export class TransactionsRepository {
     return tx.insert(chainTxs).values(rows).returning();
   }
 
-  async open(): Promise<TxRow[]> {
+  async open(): Promise<OpenTx[]> {
     return this.db
-      .select()
+      .select(openColumns)
       .from(chainTxs)
       .where(inArray(chainTxs.status, OPEN_STATUSES))
       .orderBy(asc(chainTxs.from), asc(chainTxs.nonce));
+  }
+
+  /** The signed bytes of these transactions, by id. */
+  async rawTxs(ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: chainTxs.id, rawTx: chainTxs.rawTx })
+      .from(chainTxs)
+      .where(inArray(chainTxs.id, ids));
+    return new Map(rows.map((row) => [row.id, row.rawTx]));
   }
 
   /** Dropped transactions at these (from, nonce): one may have landed after all. */

@@ -14,9 +14,11 @@ import { failpoint } from "../../lib/failpoints.ts";
 import {
   isFinal,
   type NewTxRow,
+  type OpenTx,
   type TransactionsRepository,
   type TxRow,
   type TxStatusValue,
+  type TxSummary,
 } from "./transactions.repository.ts";
 
 /** What a transaction is for; the owner sees it, and `npm run` reports count by it. */
@@ -274,8 +276,13 @@ export class TxManager {
     return this.repo.byKeyPrefix(prefix);
   }
 
-  bySubjects(subjects: string[]): Promise<TxRow[]> {
+  bySubjects(subjects: string[]): Promise<TxSummary[]> {
     return this.repo.bySubjects(subjects);
+  }
+
+  /** `bySubjects` with only the newest step of each step sequence (see the repository). */
+  latestStepsBySubjects(subjects: string[]): Promise<TxSummary[]> {
+    return this.repo.latestStepsBySubjects(subjects);
   }
 
   /** What the manager recorded for these hashes (hashes it never signed are absent). */
@@ -327,6 +334,7 @@ export class TxManager {
   }
 
   private async reconcileOnce(): Promise<TxRow[]> {
+    // Without the signed bytes: only the few due for a rebroadcast need them (`broadcast`).
     const open = await this.repo.open();
     if (open.length === 0) return [];
     const froms = [...new Set(open.map((row) => row.from))];
@@ -346,7 +354,7 @@ export class TxManager {
 
     const finished: TxRow[] = [];
     const finish = async (
-      rows: TxRow[],
+      rows: OpenTx[],
       values: Parameters<TransactionsRepository["finish"]>[1],
     ) => {
       finished.push(
@@ -358,18 +366,18 @@ export class TxManager {
     };
 
     // Mined rows are finished in groups of one block and fee: one UPDATE for a whole batch.
-    const mined = new Map<string, { rows: TxRow[]; blockNumber: bigint; fee: bigint }>();
-    const addMined = (row: TxRow, receipt: Receipt) => {
+    const mined = new Map<string, { rows: OpenTx[]; blockNumber: bigint; fee: bigint }>();
+    const addMined = (row: OpenTx, receipt: Receipt) => {
       const blockNumber = BigInt(receipt.blockNumber);
       const fee = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice);
       const group = mined.get(`${blockNumber}:${fee}`);
       if (group) group.rows.push(row);
       else mined.set(`${blockNumber}:${fee}`, { rows: [row], blockNumber, fee });
     };
-    const reverted: Array<{ row: TxRow; receipt: Receipt }> = [];
-    const replaced: TxRow[] = [];
-    const stale: TxRow[] = [];
-    const rebroadcast: TxRow[] = [];
+    const reverted: Array<{ row: OpenTx; receipt: Receipt }> = [];
+    const replaced: OpenTx[] = [];
+    const stale: OpenTx[] = [];
+    const rebroadcast: OpenTx[] = [];
     for (const [i, row] of open.entries()) {
       const answer = answers[1 + i];
       if (answer?.error) continue; // unsure: decide next pass
@@ -454,9 +462,9 @@ export class TxManager {
    * `REPLACED_CONFIRMATIONS` blocks below the head → replaced; otherwise the next pass decides.
    */
   private async confirmReplaced(
-    candidates: TxRow[],
+    candidates: OpenTx[],
     head: bigint,
-  ): Promise<{ mined: Array<{ row: TxRow; receipt: Receipt }>; replaced: TxRow[] }> {
+  ): Promise<{ mined: Array<{ row: OpenTx; receipt: Receipt }>; replaced: OpenTx[] }> {
     if (candidates.length === 0) return { mined: [], replaced: [] };
     const froms = [...new Set(candidates.map((row) => row.from))];
     const settled = head > REPLACED_CONFIRMATIONS ? head - REPLACED_CONFIRMATIONS : 0n;
@@ -472,8 +480,8 @@ export class TxManager {
       const result = answers[candidates.length + i]?.result as Hex | undefined;
       if (result) settledNonce.set(from, Number(BigInt(result)));
     }
-    const mined: Array<{ row: TxRow; receipt: Receipt }> = [];
-    const replaced: TxRow[] = [];
+    const mined: Array<{ row: OpenTx; receipt: Receipt }> = [];
+    const replaced: OpenTx[] = [];
     for (const [i, row] of candidates.entries()) {
       const answer = answers[i];
       if (!answer || answer.error) continue;
@@ -489,12 +497,12 @@ export class TxManager {
    * rebroadcast); one it does not hold is dropped with the node's last refusal.
    */
   private async dropStale(
-    stale: TxRow[],
+    stale: OpenTx[],
     finish: (
-      rows: TxRow[],
+      rows: OpenTx[],
       values: { status: TxStatusValue; error: string | null },
     ) => Promise<void>,
-    rebroadcast: TxRow[],
+    rebroadcast: OpenTx[],
   ): Promise<void> {
     if (stale.length === 0) return;
     const known = await rpcBatch<unknown>(
@@ -522,7 +530,7 @@ export class TxManager {
    * A dropped transaction's nonce goes to the next one from its address; when that one is
    * replaced, the dropped one may be what used the nonce after all: its receipt says.
    */
-  private async landedAfterDrop(replaced: TxRow[]): Promise<TxRow[]> {
+  private async landedAfterDrop(replaced: OpenTx[]): Promise<TxRow[]> {
     const dropped = await this.repo.droppedAt(
       replaced.map((r) => ({ from: r.from, nonce: r.nonce })),
     );
@@ -555,11 +563,16 @@ export class TxManager {
   }
 
   /** Broadcasts rows in one batch and records each answer; nothing is decided here. */
-  private async broadcast(rows: TxRow[]): Promise<void> {
+  private async broadcast(rows: Array<OpenTx & { rawTx?: string }>): Promise<void> {
     if (rows.length === 0) return;
+    const missing = rows.filter((row) => row.rawTx === undefined).map((row) => row.id);
+    const raws = missing.length > 0 ? await this.repo.rawTxs(missing) : new Map<string, string>();
     const answers = await rpcBatch<Hex>(
       this.chain.rpcUrl,
-      rows.map((row) => ({ method: "eth_sendRawTransaction", params: [row.rawTx] })),
+      rows.map((row) => ({
+        method: "eth_sendRawTransaction",
+        params: [row.rawTx ?? raws.get(row.id)],
+      })),
     ).catch((error: Error) => {
       this.options.log?.(`transactions: broadcast failed: ${error.message}`);
       return null;
@@ -567,7 +580,7 @@ export class TxManager {
     if (!answers) return;
     const accepted: string[] = [];
     for (const [i, answer] of answers.entries()) {
-      const row = rows[i] as TxRow;
+      const row = rows[i] as OpenTx;
       const message = answer.error?.message ?? "";
       if (!answer.error || BENIGN_REFUSAL.test(message)) accepted.push(row.id);
       else {
