@@ -12,6 +12,7 @@ import { MAX_DISPERSAL_WALLETS } from "@bundler/shared";
 import { type Address, createPublicClient, createWalletClient, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
+import { onPostgres } from "./lib/postgres.ts";
 import { type RpcProxy, startRpcProxy } from "./lib/rpcProxy.ts";
 import {
   freePort,
@@ -26,6 +27,7 @@ const DESTINATIONS = 100;
 const LARGE_DISPERSALS = 2;
 const LARGE_GOAL_BLOCKS = 13;
 const POLL_MS = 100;
+const PROCESSES = Math.max(1, Number.parseInt(process.env.DISPERSE_PROCESSES ?? "1", 10) || 1);
 const say = (line = "") => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -154,19 +156,38 @@ const main = async () => {
   cleanupTasks.push(() => proxy.close());
   const dataDir = makeDataDir();
   cleanupTasks.push(async () => removeDir(dataDir));
-  const server = await startServer({
-    dataDir,
-    env: { RPC_URL: proxy.url, CHAIN: "local", MASTER_KEY: randomBytes(32).toString("hex") },
-    ...(process.env.BENCH_PROFILE_DIR
-      ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] }
-      : {}),
-  });
+  const env: Record<string, string> = {
+    RPC_URL: proxy.url,
+    CHAIN: "local",
+    MASTER_KEY: randomBytes(32).toString("hex"),
+    DATABASE_URL: "",
+  };
+  // DATABASE_URL: a fresh database on that Postgres; DISPERSE_PROCESSES=n servers on it.
+  let database = "PGlite";
+  if (process.env.DATABASE_URL) {
+    const name = `lb_disperse_${randomBytes(4).toString("hex")}`;
+    await onPostgres(`CREATE DATABASE ${name}`);
+    cleanupTasks.push(() => onPostgres(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+    database = "Postgres";
+  }
+  if (PROCESSES > 1 && database === "PGlite")
+    throw new Error("DISPERSE_PROCESSES > 1 needs DATABASE_URL (PGlite is one process)");
+  const nodeArgs = process.env.BENCH_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+    : [];
+  const server = await startServer({ dataDir, env, nodeArgs });
+  for (let n = 1; n < PROCESSES; n++) await startServer({ dataDir, env, nodeArgs });
   const { key } = await api<{ key: string }>(server, "", "POST", "/api/auth/key/generate-free", {
     deviceId: `bench-${randomBytes(8).toString("hex")}`,
     userAgent: "bench",
   });
 
-  say(`${DESTINATIONS} destinations, anvil blockTime 1 s, server and anvil on this machine`);
+  say(
+    `${DESTINATIONS} destinations, anvil blockTime 1 s, ${PROCESSES} server process${PROCESSES > 1 ? "es" : ""} on ${database} and anvil on this machine`,
+  );
   for (const anti of process.env.DISPERSE_SMALL === "0" ? [] : [true, false]) {
     const r = await run(server, key, proxy, anvil.rpcUrl, anti);
     const floor = anti ? WALLETS_PER_CHAIN + 1 : 1;
