@@ -1,6 +1,7 @@
 import { formatEther } from "viem";
 import type { Tx } from "../../db/client.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import type { ClaimRow, ClaimWithOwner, ReferralRepository } from "./referral.repository.ts";
 import type { ReferralPayouts } from "./referral-payouts.ts";
 
@@ -36,6 +37,7 @@ export class ClaimDecisions {
       await audit(tx, row);
       return row;
     });
+    await failpoint("claim.approved");
     // The decision is recorded: if sending fails here, the payout job sends it on the next block.
     await this.payouts
       .send(approved)
