@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { addressOfKey } from "@bundler/chain";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
 
@@ -91,7 +91,7 @@ export class KeyVault {
   ): Promise<StoredKey[]> {
     if (entries.length === 0) return [];
     const stored = entries.map(({ privateKey, purpose }) => ({
-      address: privateKeyToAccount(privateKey).address,
+      address: addressOfKey(privateKey),
       purpose,
       privateKey,
     }));

@@ -1,6 +1,5 @@
-import { getBalances, TRANSFER_GAS } from "@bundler/chain";
+import { getBalances, keyAccount, TRANSFER_GAS } from "@bundler/chain";
 import { type Address, formatEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
@@ -251,7 +250,7 @@ export class PaymentWatcher {
         this.options.log?.(`payment watcher: no stored key for ${payment.address}`);
         return;
       }
-      const account = privateKeyToAccount(key);
+      const account = keyAccount(key);
       await this.txm.send(intents.map((intent) => ({ ...intent, account })));
     }
     if (!busy) await this.payments.settle(payment.id, deposits.length);
