@@ -1,6 +1,5 @@
-import { TRANSFER_GAS } from "@bundler/chain";
+import { keyAccount, TRANSFER_GAS } from "@bundler/chain";
 import { type Address, formatEther, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
@@ -37,7 +36,7 @@ export class ReferralPayouts {
       );
     const chain = requireChain(this.chain);
     if (!this.txm) throw new ServiceUnavailableError("chain unavailable");
-    return { account: privateKeyToAccount(this.treasuryKey), chain, txm: this.txm };
+    return { account: keyAccount(this.treasuryKey), chain, txm: this.txm };
   }
 
   /** Refuses, before anything is recorded, a payout the treasury cannot make. */
