@@ -90,7 +90,12 @@ describe("buying an access key", () => {
     await settle(started.paymentId);
 
     const first = await statusOf(started.paymentId, deviceId);
-    expect(first.body).toMatchObject({ status: "paid", isPaid: true, keyIssued: true });
+    expect(first.body).toMatchObject({
+      status: "paid",
+      isPaid: true,
+      keyIssued: true,
+      received: started.paymentAmount,
+    });
     const key = first.body.key as string;
     expect(key).toMatch(/^lbk_/);
     const second = await statusOf(started.paymentId, deviceId);

@@ -121,7 +121,8 @@ export class KeyPaymentService {
         return issued.key;
       });
     }
-    let received = BigInt(payment.lastBalance);
+    // Once paid, what was credited (the address is swept afterwards); while open, its balance.
+    let received = BigInt(payment.status === "paid" ? payment.amount : payment.lastBalance);
     if (payment.status === "open" && this.chain)
       [received = 0n] = await bnbBalances(this.chain, [payment.address as Address]);
     return {

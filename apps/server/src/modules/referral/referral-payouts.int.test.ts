@@ -165,7 +165,7 @@ describe("completing a claim", () => {
 
 describe("rejecting a claim", () => {
   it("returns the amount to claimable and records the reason", async () => {
-    const { key, claimId } = await pendingClaim(app, "rejected", "0.3", newReceiver());
+    const { key, userId, claimId } = await pendingClaim(app, "rejected", "0.3", newReceiver());
     const rejected = await call("POST", `/api/admin/dashboard/claims/${claimId}/reject`, {
       reason: "self-referral",
     });
@@ -182,6 +182,13 @@ describe("rejecting a claim", () => {
     });
     const twice = await call("POST", `/api/admin/dashboard/claims/${claimId}/reject`, {});
     expect(twice.status).toBe(409);
+    const listed = await call("GET", "/api/admin/dashboard/claims?status=rejected");
+    expect(listed.body.claims).toMatchObject([{ id: claimId, keyPrefix: key.slice(0, 6) }]);
+    const owner = await call("GET", `/api/admin/dashboard/users/${userId}`);
+    expect(owner.body.user).toMatchObject({
+      referral: { code: "rejected", claimable: "0.3" },
+      claims: [{ id: claimId, status: "rejected", reason: "self-referral" }],
+    });
     expect(await auditOf(claimId)).toMatchObject([
       { action: "claim_reject", reason: "self-referral" },
     ]);
