@@ -7,14 +7,7 @@ import { usdToWei } from "../../lib/pricing.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller, draftInput, payerOn } from "../../test/drafts-api.ts";
-import {
-  claimableReferrer,
-  eachBlockUntil,
-  pendingClaim,
-  publicCaller,
-  referralInfoOf,
-  referrerWith,
-} from "../../test/referral.ts";
+import { eachBlockUntil, publicCaller, referralInfoOf, referrerWith } from "../../test/referral.ts";
 import { rowCounts } from "../../test/row-counts.ts";
 
 let testChain: TestChain;
@@ -226,83 +219,5 @@ describe("referral rewards", () => {
       .where(eq(payments.address, address));
     await creditRace(payment?.id as string);
     expect(await rewardsOf(payment?.id as string)).toEqual([]);
-  });
-});
-
-describe("claims", () => {
-  const withClaimable = async (code: string, bnb: string) =>
-    (await claimableReferrer(app, code, bnb)).key;
-  const receiver = privateKeyToAccount(generatePrivateKey()).address;
-
-  it("lets exactly one of two concurrent claims reserve the claimable amount", async () => {
-    const key = await withClaimable("racer", "0.05");
-    const [a, b] = await Promise.all([
-      call("POST", "/api/auth/referral/claim", { receivingAddress: receiver }, key),
-      second.server
-        .inject({
-          method: "POST",
-          url: "/api/auth/referral/claim",
-          headers: { "x-auth-key": key },
-          payload: { receivingAddress: receiver },
-        })
-        .then((r) => ({ status: r.statusCode, body: r.json() })),
-    ]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const claims = await call("GET", "/api/auth/referral/claims", undefined, key);
-    expect(claims.body.claims).toMatchObject([
-      { amount: "0.05", status: "pending", receivingAddress: receiver, txHash: null },
-    ]);
-    expect(await referralInfoOf(app, key)).toMatchObject({
-      claimable: "0",
-      pending: "0.05",
-      hasPendingClaim: true,
-    });
-  });
-
-  it("answers SPEC §5's words: nothing to claim first, then the address", async () => {
-    const empty = await referrerWith(app, "empty-pockets");
-    expect(
-      await call("POST", "/api/auth/referral/claim", { receivingAddress: receiver }, empty),
-    ).toEqual({ status: 400, body: { success: false, error: "No BNB available to claim" } });
-    const key = await withClaimable("has-some", "0.01");
-    for (const [receivingAddress, error] of [
-      ["", "Please enter a receiving address"],
-      ["0x1234", "Please enter a valid BNB address"],
-    ])
-      expect(await call("POST", "/api/auth/referral/claim", { receivingAddress }, key)).toEqual({
-        status: 400,
-        body: { success: false, error },
-      });
-    expect(await referralInfoOf(app, key)).toMatchObject({ claimable: "0.01", pending: "0" });
-  });
-
-  it("shows each user only their own claims", async () => {
-    await pendingClaim(app, "someone-else", "0.03", receiver);
-    const mine = await app.auth.mintKey("user");
-    expect((await call("GET", "/api/auth/referral/claims", undefined, mine)).body).toEqual({
-      success: true,
-      claims: [],
-    });
-  });
-
-  it("refuses a second claim while one is pending", async () => {
-    const key = await withClaimable("patient", "0.02");
-    await call("POST", "/api/auth/referral/claim", { receivingAddress: receiver }, key);
-    const [user] = await app.database.db
-      .select({ id: referralCodes.userId })
-      .from(referralCodes)
-      .where(eq(referralCodes.code, "patient"));
-    await app.database.db
-      .update(referralCodes)
-      .set({ claimable: parseEther("0.01").toString() })
-      .where(eq(referralCodes.userId, user?.id as string));
-    const again = await call(
-      "POST",
-      "/api/auth/referral/claim",
-      { receivingAddress: receiver },
-      key,
-    );
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatch(/A claim is already pending/);
   });
 });
