@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { ERROR_CATALOGUE, type PublicConfig } from "@bundler/shared";
+import { type DeploymentConfig, ERROR_CATALOGUE } from "@bundler/shared";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -10,14 +10,16 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
-import { type Address, parseEther } from "viem";
+import { type Address, type Hex, parseEther } from "viem";
 import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
+import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -31,7 +33,9 @@ import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
 import { launchRoutes } from "./modules/launch/launch.routes.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { keyPaymentRoutes } from "./modules/payments/key-payment.routes.ts";
 import { priceRoutes } from "./modules/price/price.routes.ts";
+import { referralRoutes } from "./modules/referral/referral.routes.ts";
 import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
@@ -43,7 +47,10 @@ export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12
 
 export interface AppOptions {
   database: Database;
-  publicConfig: PublicConfig;
+  /** The deployment part of `GET /api/config` (the pricing part comes from `pricing`). */
+  publicConfig: DeploymentConfig;
+  /** Key price, referral discount and reward, USD (default 4, 0.6, 0.4). */
+  pricing?: Pricing | undefined;
   allowedOrigins: string[];
   rateLimitPerMinute: number;
   freeKeyLimitPerHour: number;
@@ -68,6 +75,10 @@ export interface AppOptions {
   paymentWindowSeconds?: number | undefined;
   /** Where received launch fees are swept. */
   treasuryAddress?: Address | undefined;
+  /** The treasury's key, which pays referral claims; without it completing a claim is refused. */
+  treasuryKey?: Hex | undefined;
+  /** Key purchases one client address may start per hour (default 10). */
+  keyPaymentLimitPerHour?: number | undefined;
   /** Socket handshakes one address may make per window (default 60 per minute). */
   socketHandshakes?: { max: number; windowMs: number } | undefined;
   /**
@@ -188,19 +199,19 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     return reply.status(500).send(fail("Something went wrong on the server"));
   });
 
+  const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
+  const pricing = options.pricing ?? DEFAULT_PRICING;
   registerAccessControl(server, auth);
-  await server.register(authRoutes(auth, options.freeKeyLimitPerHour));
   await server.register(
     metaRoutes({
       news,
-      publicConfig: options.publicConfig,
+      publicConfig: { ...options.publicConfig, ...publicPricing(pricing, launchFee) },
       currentBlock: options.currentBlock ?? (() => null),
     }),
   );
 
   if (options.faucet) await server.register(faucetRoutes(options.faucet));
 
-  const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const jobs = await JobEngine.start(options.database.jobStore, {
     log: (message) => server.log.warn(message),
     pollingIntervalSeconds: options.jobPollingSeconds,
@@ -216,6 +227,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     dispersalWindowSeconds: options.dispersalWindowSeconds,
     bumper: options.bumper,
     treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+    treasuryKey: options.treasuryKey,
+    pricing,
+    bnbUsdPrice: options.bnbUsdPrice,
+    auth,
     transactions: options.transactions,
     emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
@@ -239,6 +254,12 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     await bumperEngine?.stop();
     await jobs.stop();
   });
+  await server.register(authRoutes(auth, options.freeKeyLimitPerHour, services.referrals));
+  await server.register(
+    keyPaymentRoutes(services.keyPayments, options.keyPaymentLimitPerHour ?? 10),
+  );
+  await server.register(referralRoutes(services.referrals));
+  await server.register(adminRoutes(services.admin, services.adminActions));
   await server.register(walletsRoutes(wallets));
   await server.register(draftsRoutes(drafts, payments, launches, plans));
   await server.register(launchRoutes(launches, plans));
@@ -246,7 +267,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(bundlesRoutes(walletManager));
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
-  await server.register(priceRoutes(options.chain, options.bnbUsdPrice));
+  await server.register(priceRoutes(services.prices));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;
   if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });

@@ -86,7 +86,7 @@ export class KeyVault {
    */
   async store(
     entries: Array<{ privateKey: Hex; purpose: KeyPurpose }>,
-    owner: { ownerId: string; draftId?: string | null },
+    owner: { ownerId: string | null; draftId?: string | null },
     tx?: Tx,
   ): Promise<StoredKey[]> {
     if (entries.length === 0) return [];
@@ -198,9 +198,9 @@ export class KeyVault {
     return found;
   }
 
-  /** One key by address and purpose, or undefined. */
-  async find(address: string, purpose: KeyPurpose): Promise<Hex | undefined> {
-    const [row] = await this.db
+  /** One key by address and purpose, or undefined (read inside `tx` when given). */
+  async find(address: string, purpose: KeyPurpose, tx?: Tx): Promise<Hex | undefined> {
+    const [row] = await (tx ?? this.db)
       .select()
       .from(walletKeys)
       .where(and(eq(walletKeys.address, address), eq(walletKeys.purpose, purpose)))
