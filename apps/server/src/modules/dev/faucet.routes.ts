@@ -1,4 +1,4 @@
-import { faucetRoute } from "@bundler/shared";
+import { FAUCET_PER_MINUTE, faucetRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Address } from "viem";
 import type { FaucetService } from "./faucet.service.ts";
@@ -11,7 +11,10 @@ export const faucetRoutes =
       method: faucetRoute.method,
       url: faucetRoute.path,
       schema: { body: faucetRoute.body },
-      config: { access: faucetRoute.access },
+      config: {
+        access: faucetRoute.access,
+        rateLimit: { max: FAUCET_PER_MINUTE, timeWindow: "1 minute" },
+      },
       handler: async (request) => {
         const hash = await faucet.send(request.body.address as Address, request.body.amount);
         return { success: true as const, hash, amount: request.body.amount };
