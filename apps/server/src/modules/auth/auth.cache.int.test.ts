@@ -21,11 +21,23 @@ afterAll(async () => {
 const validate = (app: TestApp, key: string) =>
   app.server.inject({ method: "POST", url: "/api/auth/key/validate", payload: { key } });
 
-/** Counts every query sent to the database's driver (both apps share it). */
+/**
+ * Counts the queries on the `users` table sent to the database's driver (both apps share it):
+ * a key check reads nothing else, and the job workers' own polling must not count.
+ */
 const countQueries = (database: Database) => {
   const client = (database.db as unknown as { $client: { query: (...args: never[]) => unknown } })
     .$client;
-  return vi.spyOn(client, "query");
+  const query = client.query.bind(client);
+  const onUsers = vi.fn();
+  const spy = vi.spyOn(client, "query").mockImplementation((...args: never[]) => {
+    // node-postgres takes the text or a query config ({text, values}); PGlite the text.
+    const first = (args as unknown[])[0] as string | { text?: string } | undefined;
+    const text = typeof first === "string" ? first : (first?.text ?? "");
+    if (/"users"/.test(text)) onUsers(text);
+    return query(...args);
+  });
+  return Object.assign(onUsers, { mockRestore: () => spy.mockRestore() });
 };
 
 const mintUser = async () => {
