@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { ERROR_CATALOGUE, type PublicConfig } from "@bundler/shared";
+import { type DeploymentConfig, ERROR_CATALOGUE } from "@bundler/shared";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -10,12 +10,13 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from "fastify-type-provider-zod";
-import { type Address, parseEther } from "viem";
+import { type Address, type Hex, parseEther } from "viem";
 import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
+import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
@@ -43,7 +44,10 @@ export const DEV_TREASURY_ADDRESS: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12
 
 export interface AppOptions {
   database: Database;
-  publicConfig: PublicConfig;
+  /** The deployment part of `GET /api/config` (the pricing part comes from `pricing`). */
+  publicConfig: DeploymentConfig;
+  /** Key price, referral discount and reward, USD (default 4, 0.6, 0.4). */
+  pricing?: Pricing | undefined;
   allowedOrigins: string[];
   rateLimitPerMinute: number;
   freeKeyLimitPerHour: number;
@@ -68,6 +72,10 @@ export interface AppOptions {
   paymentWindowSeconds?: number | undefined;
   /** Where received launch fees are swept. */
   treasuryAddress?: Address | undefined;
+  /** The treasury's key, which pays referral claims; without it completing a claim is refused. */
+  treasuryKey?: Hex | undefined;
+  /** Key purchases one client address may start per hour (default 10). */
+  keyPaymentLimitPerHour?: number | undefined;
   /** Socket handshakes one address may make per window (default 60 per minute). */
   socketHandshakes?: { max: number; windowMs: number } | undefined;
   /**
@@ -188,19 +196,20 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     return reply.status(500).send(fail("Something went wrong on the server"));
   });
 
+  const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
+  const pricing = options.pricing ?? DEFAULT_PRICING;
   registerAccessControl(server, auth);
   await server.register(authRoutes(auth, options.freeKeyLimitPerHour));
   await server.register(
     metaRoutes({
       news,
-      publicConfig: options.publicConfig,
+      publicConfig: { ...options.publicConfig, ...publicPricing(pricing, launchFee) },
       currentBlock: options.currentBlock ?? (() => null),
     }),
   );
 
   if (options.faucet) await server.register(faucetRoutes(options.faucet));
 
-  const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const jobs = await JobEngine.start(options.database.jobStore, {
     log: (message) => server.log.warn(message),
     pollingIntervalSeconds: options.jobPollingSeconds,

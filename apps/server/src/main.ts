@@ -1,9 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { buildersFor, ChainError, profiles } from "@bundler/chain";
-import type { Address } from "viem";
 import { formatEther, parseEther } from "viem";
-import { buildApp } from "./app.ts";
+import { buildApp, DEV_TREASURY_ADDRESS } from "./app.ts";
 import { ConfigError, type Env, parseEnv } from "./config/env.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { users, walletKeys } from "./db/schema.ts";
@@ -14,6 +13,7 @@ import { displayUrl } from "./lib/display-url.ts";
 import { armFailpointsFromList } from "./lib/failpoints.ts";
 import { attachLocalChain, type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
+import { loadTreasury, type Treasury } from "./lib/treasury-key.ts";
 import { FaucetService } from "./modules/dev/faucet.service.ts";
 
 /** The profile's builders, NodeReal when keyed, each capped for the configured tier. */
@@ -73,6 +73,20 @@ const main = async () => {
     say(
       `Created a new master key at ${masterKey.created} (keep it: it decrypts every stored wallet key).`,
     );
+
+  let treasury: Treasury;
+  try {
+    treasury = loadTreasury({
+      chain: env.CHAIN,
+      privateKey: env.TREASURY_PRIVATE_KEY,
+      keyFile: env.TREASURY_KEY_FILE,
+      address: env.TREASURY_ADDRESS,
+      devAddress: DEV_TREASURY_ADDRESS,
+    });
+  } catch (error) {
+    releaseDataDir();
+    throw new ConfigError(`invalid configuration: ${(error as Error).message}`);
+  }
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
   const databaseExisted = await remembersChain(database);
@@ -147,7 +161,14 @@ const main = async () => {
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     bumper: { minuteMs: env.BUMPER_MINUTE_SECONDS * 1000, tip: parseEther(env.BUMPER_TIP_BNB) },
-    treasuryAddress: env.TREASURY_ADDRESS as Address | undefined,
+    treasuryAddress: treasury.address,
+    treasuryKey: treasury.privateKey,
+    pricing: {
+      price: env.KEY_PRICE_USD,
+      referralDiscount: env.REFERRAL_DISCOUNT_USD,
+      referralReward: env.REFERRAL_REWARD_USD,
+    },
+    keyPaymentLimitPerHour: env.KEY_PAYMENT_LIMIT_PER_HOUR,
     jobPollingSeconds: env.JOB_POLL_SECONDS,
   });
   await app.launches.recover();

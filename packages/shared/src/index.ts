@@ -1,3 +1,4 @@
+export * from "./api/admin.ts";
 export * from "./api/auth.ts";
 export * from "./api/bumper.ts";
 export * from "./api/bundles.ts";
@@ -9,6 +10,7 @@ export * from "./api/launch.ts";
 export * from "./api/meta.ts";
 export * from "./api/money.ts";
 export * from "./api/price.ts";
+export * from "./api/referral.ts";
 export * from "./api/tx.ts";
 export * from "./api/wallets.ts";
 export * from "./constants.ts";

@@ -207,4 +207,37 @@ describe("parseEnv builder settings", () => {
   it("never echoes NodeReal's keyed URL", () => {
     expect(() => parseEnv({ NODEREAL_BUNDLE_URL: "ftp://key-123" })).not.toThrow(/key-123/);
   });
+  it("prices a key at 4 USD with a 0.6 USD referral discount and a 0.4 USD reward by default", () => {
+    const env = parseEnv({});
+    expect([env.KEY_PRICE_USD, env.REFERRAL_DISCOUNT_USD, env.REFERRAL_REWARD_USD]).toEqual([
+      "4",
+      "0.6",
+      "0.4",
+    ]);
+    expect(parseEnv({ KEY_PRICE_USD: "10", REFERRAL_REWARD_USD: "1.5" }).REFERRAL_REWARD_USD).toBe(
+      "1.5",
+    );
+  });
+
+  it("refuses pricing where a referred key would cost more than it brings", () => {
+    expect(problemsOf({ KEY_PRICE_USD: "0" })).toContain('KEY_PRICE_USD="0": must be more than 0');
+    expect(problemsOf({ KEY_PRICE_USD: "1", REFERRAL_DISCOUNT_USD: "1" })).toContain(
+      'REFERRAL_DISCOUNT_USD="1": must be less than KEY_PRICE_USD',
+    );
+    expect(problemsOf({ KEY_PRICE_USD: "1", REFERRAL_REWARD_USD: "0.5" })).toContain(
+      "REFERRAL_DISCOUNT_USD + REFERRAL_REWARD_USD must not exceed KEY_PRICE_USD",
+    );
+    expect(problemsOf({ REFERRAL_REWARD_USD: "-1" })).toContain("must be a USD amount like 0.4");
+  });
+
+  it("takes the treasury key from TREASURY_PRIVATE_KEY or TREASURY_KEY_FILE, never both, and never echoes it", () => {
+    const key = `0x${"ab".repeat(32)}`;
+    expect(parseEnv({ TREASURY_PRIVATE_KEY: key }).TREASURY_PRIVATE_KEY).toBe(key);
+    expect(problemsOf({ TREASURY_PRIVATE_KEY: key, TREASURY_KEY_FILE: "/k" })).toContain(
+      "set TREASURY_PRIVATE_KEY or TREASURY_KEY_FILE, not both",
+    );
+    const bad = problemsOf({ TREASURY_PRIVATE_KEY: "0xsecret-123" });
+    expect(bad).toContain("TREASURY_PRIVATE_KEY: must be 0x and 64 hex characters");
+    expect(bad).not.toContain("secret-123");
+  });
 });

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY } from "@bundler/shared";
+import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY, KEY_PRICING_DEFAULTS } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
 
@@ -83,6 +83,16 @@ const builderCaps = csv
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
+/** A USD amount as configured: at most 6 integer digits and 6 decimals, kept exact as a string. */
+const usd = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}(\.\d{1,6})?$/, "must be a USD amount like 0.4")
+    .default(String(fallback));
+
+const micros = (value: string) => Math.round(Number(value) * 1_000_000);
+
 const fields = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().default("127.0.0.1"),
@@ -124,6 +134,27 @@ const fields = z.object({
     .number({ message: "must be a number" })
     .positive("must be a positive number")
     .optional(),
+  /** What an access key costs, USD (converted to BNB at the BNB/USD price when a payment starts). */
+  KEY_PRICE_USD: usd(KEY_PRICING_DEFAULTS.price),
+  /** What a buyer with a referral code saves on a key, USD. */
+  REFERRAL_DISCOUNT_USD: usd(KEY_PRICING_DEFAULTS.referralDiscount),
+  /**
+   * What a referrer earns per key bought with their code, USD; of a referred user's launch fees
+   * they earn REFERRAL_REWARD_USD / KEY_PRICE_USD.
+   */
+  REFERRAL_REWARD_USD: usd(KEY_PRICING_DEFAULTS.referralReward),
+  /** Key purchases one client address may start per hour. */
+  KEY_PAYMENT_LIMIT_PER_HOUR: int(10, 1),
+  /**
+   * The treasury wallet's private key (0x + 64 hex), which pays referral claims; or a file holding
+   * it (mode 0600). The local profile defaults to anvil dev account 2 (the default TREASURY_ADDRESS).
+   */
+  TREASURY_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex characters")
+    .optional(),
+  TREASURY_KEY_FILE: z.string().optional(),
   /** Where received launch fees go; the local profile defaults to anvil dev account 2. */
   TREASURY_ADDRESS: z
     .string()
@@ -177,6 +208,11 @@ const fields = z.object({
 });
 
 const chainOnly = fields.pick({ CHAIN: true });
+const pricingOnly = fields.pick({
+  KEY_PRICE_USD: true,
+  REFERRAL_DISCOUNT_USD: true,
+  REFERRAL_REWARD_USD: true,
+});
 
 // Cross-field rules run even when another variable is bad (`when`), so one start lists every
 // problem; each runs only when the fields it reads are themselves valid.
@@ -217,6 +253,32 @@ const envSchema = fields
     path: ["LOCAL_BUILDER_URL"],
     when: () => true,
   })
+  .refine((env) => env.TREASURY_PRIVATE_KEY === undefined || env.TREASURY_KEY_FILE === undefined, {
+    message: "set TREASURY_PRIVATE_KEY or TREASURY_KEY_FILE, not both",
+    path: ["TREASURY_PRIVATE_KEY"],
+    when: () => true,
+  })
+  .refine((env) => micros(env.KEY_PRICE_USD) > 0, {
+    message: "must be more than 0",
+    path: ["KEY_PRICE_USD"],
+    when: (payload) => pricingOnly.safeParse(payload.value).success,
+  })
+  .refine(
+    (env) =>
+      micros(env.REFERRAL_DISCOUNT_USD) + micros(env.REFERRAL_REWARD_USD) <=
+      micros(env.KEY_PRICE_USD),
+    {
+      message:
+        "REFERRAL_DISCOUNT_USD + REFERRAL_REWARD_USD must not exceed KEY_PRICE_USD (a referred key would cost more than it brings)",
+      path: ["REFERRAL_DISCOUNT_USD"],
+      when: (payload) => pricingOnly.safeParse(payload.value).success,
+    },
+  )
+  .refine((env) => micros(env.REFERRAL_DISCOUNT_USD) < micros(env.KEY_PRICE_USD), {
+    message: "must be less than KEY_PRICE_USD",
+    path: ["REFERRAL_DISCOUNT_USD"],
+    when: (payload) => pricingOnly.safeParse(payload.value).success,
+  })
   .refine((env) => env.CHAIN === "local" || !env.FAILPOINTS, {
     message: "failpoints are for crash tests on the local chain only",
     path: ["FAILPOINTS"],
@@ -226,7 +288,13 @@ const envSchema = fields
 export type Env = z.infer<typeof envSchema>;
 
 /** Never echoed back in an error: they hold credentials. */
-const SECRET_VARIABLES = new Set(["MASTER_KEY", "DATABASE_URL", "RPC_URL", "NODEREAL_BUNDLE_URL"]);
+const SECRET_VARIABLES = new Set([
+  "MASTER_KEY",
+  "TREASURY_PRIVATE_KEY",
+  "DATABASE_URL",
+  "RPC_URL",
+  "NODEREAL_BUNDLE_URL",
+]);
 
 /** One line naming every bad variable, so a wrong start is fixed in one go. */
 export class ConfigError extends Error {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { PublicConfig } from "@bundler/shared";
+import type { DeploymentConfig } from "@bundler/shared";
 import { parseEther } from "viem";
 import { type App, type AppOptions, buildApp, DEV_TREASURY_ADDRESS } from "../app.ts";
 import type { Database } from "../db/client.ts";
 import { createServices, type Services, workServices } from "../services.ts";
 import { createTestDatabase } from "./database.ts";
 
-export const testPublicConfig: PublicConfig = {
+export const testPublicConfig: DeploymentConfig = {
   chain: "local",
   chainId: 31337,
   explorerUrl: null,

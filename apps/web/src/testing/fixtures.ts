@@ -6,6 +6,12 @@ export const LOCAL_CONFIG: PublicConfig = {
   explorerUrl: null,
   faucet: false,
   links: { social: "https://x.com/bundler", group: "https://t.me/bundler", docs: "https://docs" },
+  price: 4,
+  referralDiscount: 0.6,
+  referralReward: 0.4,
+  priceCurrency: "USD",
+  referralLaunchFeeShare: 0.1,
+  launchFee: "0.5",
 };
 
 export const PAYMENT_ADDRESS = "0x1111111111111111111111111111111111111111";
