@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  forgetReferralCode,
   REFERRAL_CODE_KEY,
   readReferralCode,
   referralCodeFrom,
@@ -13,6 +14,7 @@ const memoryStorage = (initial: Record<string, string> = {}) => {
     items,
     getItem: (name: string) => items.get(name) ?? null,
     setItem: (name: string, value: string) => void items.set(name, value),
+    removeItem: (name: string) => void items.delete(name),
   };
 };
 
@@ -76,5 +78,13 @@ describe("readReferralCode", () => {
       },
     };
     expect(readReferralCode(broken)).toBeNull();
+  });
+});
+
+describe("forgetReferralCode", () => {
+  it("removes the stored code", () => {
+    const storage = memoryStorage({ [REFERRAL_CODE_KEY]: "CATS" });
+    forgetReferralCode(storage);
+    expect(readReferralCode(storage)).toBeNull();
   });
 });

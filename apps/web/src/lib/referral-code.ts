@@ -1,12 +1,11 @@
+import { REFERRAL_CODE_PATTERN as CODE_PATTERN, REFERRAL_QUERY_PARAM } from "@bundler/shared";
+
 /** localStorage key holding the referral code of the last `?referral={code}` link followed. */
 export const REFERRAL_CODE_KEY = "referralCode";
 
-/** The shape a referral code can have (SPEC §5 / issue 15): 3–20 of `[A-Za-z0-9_-]`. */
-const CODE_PATTERN = /^[A-Za-z0-9_-]{3,20}$/;
-
 /** The `referral` query parameter of `search` when it can be a code, else null. */
 export function referralCodeFrom(search: string): string | null {
-  const code = new URLSearchParams(search).get("referral")?.trim() ?? "";
+  const code = new URLSearchParams(search).get(REFERRAL_QUERY_PARAM)?.trim() ?? "";
   return CODE_PATTERN.test(code) ? code : null;
 }
 
@@ -36,4 +35,13 @@ export function rememberReferralCode(
     // Storage full or blocked: the purchase goes without the discount.
   }
   return code;
+}
+
+/** Forgets the remembered code (the server said it names no one). */
+export function forgetReferralCode(storage: Pick<Storage, "removeItem"> = localStorage): void {
+  try {
+    storage.removeItem(REFERRAL_CODE_KEY);
+  } catch {
+    // Nothing more to do: the next request would be refused the same way and forget again.
+  }
 }
