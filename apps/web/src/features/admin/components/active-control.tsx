@@ -2,8 +2,8 @@ import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { failureText } from "../../../lib/api-error.ts";
 import { useUpdateUserActive } from "../api/update-user-active.ts";
+import { serverMessageOr } from "../utils/admin-messages.ts";
 
 /** Whether the key works, and the control that turns it off or on again (confirmed first). */
 export function ActiveControl({ userId, isActive }: { userId: string; isActive: boolean }) {
@@ -14,7 +14,7 @@ export function ActiveControl({ userId, isActive }: { userId: string; isActive: 
       { id: userId, isActive: !isActive },
       {
         onSuccess: ({ message }) => toast.success(message),
-        onError: (error) => toast.error(failureText(error, "Failed to update the key")),
+        onError: (error) => toast.error(serverMessageOr(error, "Failed to update the key")),
         onSettled: () => setAsking(false),
       },
     );

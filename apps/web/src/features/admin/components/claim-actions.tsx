@@ -3,9 +3,9 @@ import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
-import { failureText } from "../../../lib/api-error.ts";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { type ClaimDecision, useDecideClaim } from "../api/decide-claim.ts";
+import { serverMessageOr } from "../utils/admin-messages.ts";
 import { isPayoutOnItsWay } from "../utils/claim-state.ts";
 
 const QUESTIONS: Record<ClaimDecision, (claim: AdminClaim) => string> = {
@@ -38,7 +38,7 @@ export function ClaimActions({ claim }: { claim: AdminClaim }) {
       { id: claim.id, decision: asking },
       {
         onSuccess: ({ message }) => toast.success(message),
-        onError: (error) => toast.error(failureText(error, FAILED[asking])),
+        onError: (error) => toast.error(serverMessageOr(error, FAILED[asking])),
         onSettled: () => setAsking(null),
       },
     );

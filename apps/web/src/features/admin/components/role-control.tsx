@@ -1,8 +1,7 @@
 import { ROLES, type Role } from "@bundler/shared";
 import toast from "react-hot-toast";
-import { failureText } from "../../../lib/api-error.ts";
 import { useUpdateUserRole } from "../api/update-user-role.ts";
-import { ADMIN_MESSAGES } from "../utils/admin-messages.ts";
+import { ADMIN_MESSAGES, serverMessageOr } from "../utils/admin-messages.ts";
 
 /** The role: a select for a superadmin (SPEC §6), plain text for an admin. */
 export function RoleControl({
@@ -28,7 +27,7 @@ export function RoleControl({
       { id: userId, role: next },
       {
         onSuccess: (answer) => toast.success(ADMIN_MESSAGES.roleUpdated(answer.user.role)),
-        onError: (error) => toast.error(failureText(error, ADMIN_MESSAGES.roleFailed)),
+        onError: (error) => toast.error(serverMessageOr(error, ADMIN_MESSAGES.roleFailed)),
       },
     );
   };

@@ -1,3 +1,5 @@
+import { ApiError } from "../../../lib/api-error.ts";
+
 /** SPEC §8's admin toasts and §6's warning, word for word. */
 export const ADMIN_MESSAGES = {
   loadFailed: "Failed to load admin data",
@@ -10,3 +12,7 @@ export const ADMIN_MESSAGES = {
   keyWarning:
     "Every view of a payment private key is logged and monitored. View it only for a legitimate refund.",
 } as const;
+
+/** The server's own words for a refusal when it gave them, else the spec's fallback (SPEC §8). */
+export const serverMessageOr = (error: unknown, fallback: string): string =>
+  error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
