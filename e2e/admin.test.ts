@@ -110,7 +110,10 @@ describe("the admin dashboard in the browser", () => {
     await page.waitForURL(/\/admin\/key\//);
     const promotedId = page.url().split("/").pop() ?? "";
     await page.getByRole("combobox", { name: "Role" }).selectOption("admin");
-    await page.getByText("Role updated to admin").waitFor();
+    // The toast ("Role updated to admin") lasts 2 s; the component tests read it.
+    await expect
+      .poll(() => page.getByRole("combobox", { name: "Role" }).inputValue())
+      .toBe("admin");
     await shoot(page, "admin-user-superadmin");
 
     const promoted = apiClient(server.url, promotedKey);
@@ -184,8 +187,7 @@ describe("the admin dashboard in the browser", () => {
     const privateKey = ((await shown.textContent()) ?? "") as `0x${string}`;
     expect(privateKeyToAccount(privateKey).address).toBe(paymentAddress);
     await dialog.getByRole("button", { name: "Copy" }).click();
-    await page.getByText("Private key copied to clipboard").waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(privateKey);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(privateKey);
     await dialog.getByRole("button", { name: "[close]" }).click();
 
     await page.goto(`${server.url}/admin`);

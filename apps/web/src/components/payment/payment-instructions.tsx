@@ -17,6 +17,8 @@ export interface PaymentInstructionsProps {
   faucetErrorText: (error: unknown) => string;
   /** After the faucet paid: look at the status now rather than at the next poll. */
   onFaucetSent: () => void;
+  /** False where the caller cannot use the faucet (it needs an access key the payer lacks). */
+  faucet?: boolean;
 }
 
 /**
@@ -30,6 +32,7 @@ export function PaymentInstructions({
   note,
   faucetErrorText,
   onFaucetSent,
+  faucet = true,
 }: PaymentInstructionsProps) {
   return (
     <>
@@ -67,13 +70,15 @@ export function PaymentInstructions({
           </span>
         </span>
       </div>
-      <FaucetButton
-        address={address}
-        amount={amount}
-        label="[pay from faucet]"
-        errorText={faucetErrorText}
-        onSent={onFaucetSent}
-      />
+      {faucet && (
+        <FaucetButton
+          address={address}
+          amount={amount}
+          label="[pay from faucet]"
+          errorText={faucetErrorText}
+          onSent={onFaucetSent}
+        />
+      )}
     </>
   );
 }

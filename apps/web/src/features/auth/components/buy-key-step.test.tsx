@@ -1,8 +1,9 @@
+import { faucetRoute } from "@bundler/shared";
 import { fireEvent, screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REFERRAL_CODE_KEY } from "../../../lib/referral-code.ts";
-import { PAYMENT_ADDRESS } from "../../../testing/fixtures.ts";
+import { LOCAL_CONFIG, PAYMENT_ADDRESS } from "../../../testing/fixtures.ts";
 import {
   BOUGHT_KEY,
   keyPurchaseServer,
@@ -103,6 +104,21 @@ describe("buying an access key", () => {
     expect(state.starts.map((body) => body.referralCode)).toEqual(["NOBODY", undefined]);
     expect(screen.getByTestId("key-total").textContent).toContain("$4.00");
     expect(localStorage.getItem(REFERRAL_CODE_KEY)).toBeNull();
+  });
+
+  it("offers [pay from faucet] on the local chain exactly when the faucet takes keyless callers", async () => {
+    server.use(...keyPurchaseServer().handlers);
+    server.use(
+      http.get("/api/config", () =>
+        HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, faucet: true } }),
+      ),
+    );
+    renderModal();
+    await openPurchase();
+
+    expect(screen.queryByRole("button", { name: "[pay from faucet]" }) !== null).toBe(
+      (faucetRoute.access as string) === "public",
+    );
   });
 
   it("asks for the status every 5 seconds", async () => {
