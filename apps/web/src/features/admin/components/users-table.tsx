@@ -32,7 +32,15 @@ const columns = [
   column.accessor("deviceId", {
     header: "Device ID",
     enableSorting: false,
-    cell: (info) => <span title={info.getValue() ?? ""}>{info.getValue() ?? "—"}</span>,
+    cell: (info) => {
+      const deviceId = info.getValue() ?? "";
+      // A browser's device id is a uuid: its start tells devices apart, the whole is on hover.
+      return (
+        <span title={deviceId}>
+          {deviceId.length > 20 ? `${deviceId.slice(0, 13)}…` : deviceId || "—"}
+        </span>
+      );
+    },
   }),
   column.accessor("role", { header: "Role" }),
   column.accessor("isActive", {
@@ -103,7 +111,7 @@ export function UsersTable({ users, sort, onSort, search }: UsersTableProps) {
                 return (
                   <th
                     key={header.id}
-                    className="px-3 py-2 font-normal"
+                    className="whitespace-nowrap px-3 py-2 font-normal"
                     aria-sort={
                       active
                         ? sort.sortDirection === "asc"
