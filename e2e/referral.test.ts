@@ -17,8 +17,9 @@ describe("the referral program in the browser", () => {
     key: referrerKey,
     api,
   }) => {
-    // The referrer makes a code on /referral.
-    await referrer.goto(`${server.url}/referral`);
+    // The referrer opens /referral from the menu and makes a code.
+    await referrer.getByRole("link", { name: "[referral]" }).click();
+    await referrer.waitForURL(`${server.url}/referral`);
     await referrer.getByRole("textbox", { name: "Custom code" }).fill("e2e_cats");
     await referrer.getByRole("button", { name: "Create Code" }).click();
     // Success toasts last 2 s; the component tests read them, here the page's state is enough.
