@@ -134,4 +134,22 @@ describe("the referral program in the browser", () => {
     expect(after.code).toBe("free_cats");
     expect(after.uses).toBe(before.uses + 1);
   });
+
+  test("a key purchase survives a reload and can be cancelled", async ({ page, server }) => {
+    await page.goto(server.url);
+    await page.getByRole("button", { name: /Buy Access Key/ }).click();
+    const first = await page.getByTestId("payment-address").textContent();
+    expect(first).toMatch(/^0x[0-9a-fA-F]{40}$/);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId("payment-address").textContent()).toBe(first);
+
+    await page.getByRole("button", { name: "[cancel]" }).click();
+    await page.getByRole("button", { name: "Get Free Access" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("keyPurchase"))).toBeNull();
+
+    await page.getByRole("button", { name: /Buy Access Key/ }).click();
+    await page.getByTestId("payment-address").waitFor();
+    expect(await page.getByTestId("payment-address").textContent()).not.toBe(first);
+  });
 });
