@@ -19,6 +19,7 @@ import { JobEngine } from "./lib/jobs.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -32,7 +33,9 @@ import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
 import { launchRoutes } from "./modules/launch/launch.routes.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { keyPaymentRoutes } from "./modules/payments/key-payment.routes.ts";
 import { priceRoutes } from "./modules/price/price.routes.ts";
+import { referralRoutes } from "./modules/referral/referral.routes.ts";
 import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
 import { txRoutes } from "./modules/tx/tx.routes.ts";
 import { TxService } from "./modules/tx/tx.service.ts";
@@ -199,7 +202,6 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const pricing = options.pricing ?? DEFAULT_PRICING;
   registerAccessControl(server, auth);
-  await server.register(authRoutes(auth, options.freeKeyLimitPerHour));
   await server.register(
     metaRoutes({
       news,
@@ -225,6 +227,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     dispersalWindowSeconds: options.dispersalWindowSeconds,
     bumper: options.bumper,
     treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
+    treasuryKey: options.treasuryKey,
+    pricing,
+    bnbUsdPrice: options.bnbUsdPrice,
+    auth,
     transactions: options.transactions,
     emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
@@ -248,6 +254,12 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     await bumperEngine?.stop();
     await jobs.stop();
   });
+  await server.register(authRoutes(auth, options.freeKeyLimitPerHour, services.referrals));
+  await server.register(
+    keyPaymentRoutes(services.keyPayments, options.keyPaymentLimitPerHour ?? 10),
+  );
+  await server.register(referralRoutes(services.referrals));
+  await server.register(adminRoutes(services.admin, services.adminActions));
   await server.register(walletsRoutes(wallets));
   await server.register(draftsRoutes(drafts, payments, launches, plans));
   await server.register(launchRoutes(launches, plans));
@@ -255,7 +267,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(bundlesRoutes(walletManager));
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
-  await server.register(priceRoutes(options.chain, options.bnbUsdPrice));
+  await server.register(priceRoutes(services.prices));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;
   if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });

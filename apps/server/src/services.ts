@@ -1,9 +1,15 @@
-import { type Address, parseEther } from "viem";
+import { type Address, type Hex, parseEther } from "viem";
 import type { Db, ReleaseLock } from "./db/client.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import type { JobEngine } from "./lib/jobs.ts";
 import { KeyVault } from "./lib/key-vault.ts";
+import { DEFAULT_PRICING, type Pricing } from "./lib/pricing.ts";
 import type { RefundRoute } from "./lib/refund-route.ts";
+import { AdminRepository } from "./modules/admin/admin.repository.ts";
+import { AdminService } from "./modules/admin/admin.service.ts";
+import { AdminActions } from "./modules/admin/admin-actions.ts";
+import { AuditRepository } from "./modules/admin/audit.repository.ts";
+import type { AuthService } from "./modules/auth/auth.service.ts";
 import { BumperEngine } from "./modules/bumper/bumper.engine.ts";
 import { workBumperJobs } from "./modules/bumper/bumper.jobs.ts";
 import { BumperRepository } from "./modules/bumper/bumper.repository.ts";
@@ -20,15 +26,22 @@ import { DisperseRepository } from "./modules/disperse/disperse.repository.ts";
 import { DisperseService } from "./modules/disperse/disperse.service.ts";
 import { DraftsRepository } from "./modules/drafts/drafts.repository.ts";
 import { DraftsService } from "./modules/drafts/drafts.service.ts";
-import { workPaymentJobs } from "./modules/drafts/payment.jobs.ts";
-import { PaymentRepository } from "./modules/drafts/payment.repository.ts";
 import { PaymentService } from "./modules/drafts/payment.service.ts";
-import { PaymentWatcher } from "./modules/drafts/payment.watcher.ts";
 import { PaymentRefunds } from "./modules/drafts/payment-refunds.ts";
 import { workLaunchJobs } from "./modules/launch/launch.jobs.ts";
 import { LaunchRepository } from "./modules/launch/launch.repository.ts";
 import { LaunchService } from "./modules/launch/launch.service.ts";
 import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
+import { KeyPaymentService } from "./modules/payments/key-payment.service.ts";
+import { workPaymentJobs } from "./modules/payments/payment.jobs.ts";
+import { PaymentRepository } from "./modules/payments/payment.repository.ts";
+import { PaymentWatcher } from "./modules/payments/payment.watcher.ts";
+import { PriceService } from "./modules/price/price.service.ts";
+import { ClaimDecisions } from "./modules/referral/claim-decisions.ts";
+import { workReferralJobs } from "./modules/referral/referral.jobs.ts";
+import { ReferralRepository } from "./modules/referral/referral.repository.ts";
+import { ReferralService } from "./modules/referral/referral.service.ts";
+import { ReferralPayouts } from "./modules/referral/referral-payouts.ts";
 import { workTransactionJobs } from "./modules/transactions/transactions.jobs.ts";
 import { TransactionsRepository } from "./modules/transactions/transactions.repository.ts";
 import { TxManager, type TxManagerOptions } from "./modules/transactions/tx-manager.ts";
@@ -54,6 +67,14 @@ export interface ServiceOptions {
   paymentWindowSeconds?: number | undefined;
   dispersalWindowSeconds?: number | undefined;
   treasury: Address;
+  /** The treasury's key: pays referral claims (without it, completing one is refused). */
+  treasuryKey?: Hex | undefined;
+  /** Key price, referral discount and reward, USD. */
+  pricing?: Pricing | undefined;
+  /** BNB_USD_PRICE where the profile has no price feed. */
+  bnbUsdPrice?: number | undefined;
+  /** Key checks; key purchases create keys through it. */
+  auth: AuthService;
   transactions?: TxManagerOptions | undefined;
   bumper?: BumperOptions | undefined;
   /** A line for a user's terminal (`launch_status`) or dispersal dialog (`dispersal_status`). */
@@ -103,12 +124,38 @@ export const createServices = (options: ServiceOptions) => {
     options.dispersalWindowSeconds,
   );
   const refundRoute = platformRefundRoute(vault, dispersals);
+  const pricing = options.pricing ?? DEFAULT_PRICING;
+  const prices = new PriceService(chain, options.bnbUsdPrice);
+  const referralRows = new ReferralRepository(db);
+  const referrals = new ReferralService(referralRows, pricing);
+  const payouts = new ReferralPayouts(referralRows, chain, txm, options.treasuryKey, log);
+  const keyPayments = new KeyPaymentService(
+    paymentRows,
+    vault,
+    chain,
+    prices,
+    referrals,
+    options.auth,
+    pricing,
+    options.paymentWindowSeconds,
+  );
+  const adminRows = new AdminRepository(db);
+  const audit = new AuditRepository(db);
+  const admin = new AdminService(adminRows, audit, referrals);
+  const adminActions = new AdminActions(
+    adminRows,
+    audit,
+    options.auth,
+    vault,
+    new ClaimDecisions(referralRows, payouts),
+  );
   const paymentWatcher =
     chain && txm
       ? new PaymentWatcher(paymentRows, vault, chain, txm, {
           treasury: options.treasury,
           log,
           refundRoute,
+          credited: referrals.credited,
         })
       : undefined;
   const disperseEngine =
@@ -157,6 +204,12 @@ export const createServices = (options: ServiceOptions) => {
     disperseEngine,
     bumpers,
     bumperEngine,
+    prices,
+    referrals,
+    payouts,
+    keyPayments,
+    admin,
+    adminActions,
   };
 };
 
@@ -171,6 +224,7 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.paymentWatcher) await workPaymentJobs(jobs, services.paymentWatcher);
   if (services.disperseEngine) await workDisperseJobs(jobs, services.disperseEngine);
   if (services.bumperEngine) await workBumperJobs(jobs, services.bumperEngine);
+  if (services.transactions) await workReferralJobs(jobs, services.payouts);
   await workLaunchJobs(jobs, services.launches);
 };
 

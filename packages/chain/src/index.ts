@@ -1,4 +1,10 @@
 export {
+  addressOfKey,
+  isNativeSigning,
+  keyAccount,
+  useNativeSigning,
+} from "./accounts/keyAccount.ts";
+export {
   type BuyTokenParameters,
   type BuyTokenReturnType,
   buyToken,

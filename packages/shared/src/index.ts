@@ -1,4 +1,6 @@
 export * from "./api/admin.ts";
+export * from "./api/admin-audit.ts";
+export * from "./api/admin-claims.ts";
 export * from "./api/auth.ts";
 export * from "./api/bumper.ts";
 export * from "./api/bundles.ts";

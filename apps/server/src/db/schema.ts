@@ -1,6 +1,7 @@
 import { BUMPER_STATUSES, DISPERSAL_STATUSES } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -26,18 +27,28 @@ export const users = pgTable(
     role: text("role", { enum: ["user", "admin", "superadmin"] })
       .notNull()
       .default("user"),
-    deviceId: text("device_id").unique(),
+    /** The browser that asked for the key: one free key per device (a bought key is extra). */
+    deviceId: text("device_id"),
     userAgent: text("user_agent"),
     /** The client address a free key was given to: free keys per address per day are counted. */
     createdIp: text("created_ip"),
+    /** How the key came: free (one per device), purchased, or minted (CLI, first start). */
+    keySource: text("key_source", { enum: ["free", "purchased", "minted"] })
+      .notNull()
+      .default("minted"),
+    /** The referrer, when the key came with a valid referral code. */
+    referredBy: uuid("referred_by").references((): AnyPgColumn => users.id),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
   (table) => [
     check("users_role_check", sql`${table.role} in ('user', 'admin', 'superadmin')`),
+    check("users_key_source_check", sql`${table.keySource} in ('free', 'purchased', 'minted')`),
     index("users_role_idx").on(table.role),
     index("users_created_ip_idx").on(table.createdIp, table.createdAt),
+    uniqueIndex("users_free_device_idx").on(table.deviceId).where(sql`${table.keySource} = 'free'`),
+    index("users_referred_by_idx").on(table.referredBy),
   ],
 );
 
@@ -64,9 +75,8 @@ export const walletKeys = pgTable(
     purpose: text("purpose", {
       enum: ["deployer", "bundle", "tip", "payment", "dispersal", "bumper"],
     }).notNull(),
-    ownerId: uuid("owner_id")
-      .notNull()
-      .references(() => users.id),
+    /** Null for a key purchase's payment address: its buyer has no key yet. */
+    ownerId: uuid("owner_id").references(() => users.id),
     draftId: uuid("draft_id"),
     ciphertext: text("ciphertext").notNull(),
     iv: text("iv").notNull(),
@@ -121,17 +131,20 @@ export const drafts = pgTable(
   ],
 );
 
-/** One launch-fee payment address per attempt; watched until its money is settled. */
+/**
+ * One payment address per attempt, watched until its money is settled: a draft's launch fee
+ * (`launch_fee`: draft and owner set) or an access key's price (`access_key`: the device that
+ * asked; the owner is the key's user once the key is handed out).
+ */
 export const payments = pgTable(
   "payments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    draftId: uuid("draft_id")
+    kind: text("kind", { enum: ["launch_fee", "access_key"] })
       .notNull()
-      .references(() => drafts.id),
-    ownerId: uuid("owner_id")
-      .notNull()
-      .references(() => users.id),
+      .default("launch_fee"),
+    draftId: uuid("draft_id").references(() => drafts.id),
+    ownerId: uuid("owner_id").references(() => users.id),
     address: text("address").notNull().unique(),
     amount: wei("amount").notNull(),
     status: text("status", { enum: ["open", "paid", "cancelled", "expired"] })
@@ -150,6 +163,17 @@ export const payments = pgTable(
     /** The first block not yet scanned for incoming transfers. */
     scanFromBlock: bigint("scan_from_block", { mode: "bigint" }).notNull(),
     lastBalance: wei("last_balance").notNull().default("0"),
+    /** access_key: the device that started it (only it sees the payment and gets the key). */
+    deviceId: text("device_id"),
+    /** access_key: the referral code's owner, when a valid code came with it. */
+    referrerId: uuid("referrer_id").references(() => users.id),
+    /** access_key: the referrer's reward, wei at this payment's own BNB/USD rate. */
+    referralReward: wei("referral_reward"),
+    /** access_key: the USD price asked and the USD per BNB it was converted at. */
+    usdAmount: text("usd_amount"),
+    bnbUsdRate: text("bnb_usd_rate"),
+    /** access_key: when the key was handed out (once; only its digest is kept). */
+    keyIssuedAt: timestamp("key_issued_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -157,9 +181,15 @@ export const payments = pgTable(
       "payments_status_check",
       sql`${table.status} in ('open', 'paid', 'cancelled', 'expired')`,
     ),
+    check(
+      "payments_kind_check",
+      sql`(${table.kind} = 'launch_fee' and ${table.draftId} is not null and ${table.ownerId} is not null) or (${table.kind} = 'access_key' and ${table.deviceId} is not null)`,
+    ),
     index("payments_status_idx").on(table.status),
     // A draft's payments (its refunds on every drafts page and draft read).
     index("payments_draft_idx").on(table.draftId),
+    index("payments_owner_idx").on(table.ownerId),
+    index("payments_device_idx").on(table.deviceId),
   ],
 );
 
@@ -495,4 +525,110 @@ export const bumps = pgTable(
     primaryKey({ columns: [table.bumperId, table.index] }),
     check("bumps_status_check", sql`${table.status} in ('trading', 'moving', 'done', 'failed')`),
   ],
+);
+
+/** A user's referral code (one per user) and the rewards it earned, wei. */
+export const referralCodes = pgTable(
+  "referral_codes",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    /** As its owner typed it; unique case-insensitively. */
+    code: text("code").notNull(),
+    /** Every reward ever credited. */
+    earned: wei("earned").notNull().default("0"),
+    /** What a claim would reserve now. */
+    claimable: wei("claimable").notNull().default("0"),
+    /** Held by the pending claim (at most one). */
+    pending: wei("pending").notNull().default("0"),
+    /** Paid out by completed claims. */
+    claimed: wei("claimed").notNull().default("0"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("referral_codes_code_idx").on(sql`lower(${table.code})`),
+    check(
+      "referral_codes_balances_check",
+      sql`${table.earned} >= 0 and ${table.claimable} >= 0 and ${table.pending} >= 0 and ${table.claimed} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * The ledger of referral rewards: one row per credited payment (its primary key), written in the
+ * same transaction as the credit, so a payment rewards its referrer exactly once.
+ */
+export const referralRewards = pgTable(
+  "referral_rewards",
+  {
+    paymentId: uuid("payment_id")
+      .primaryKey()
+      .references(() => payments.id),
+    referrerId: uuid("referrer_id")
+      .notNull()
+      .references(() => users.id),
+    kind: text("kind", { enum: ["access_key", "launch_fee"] }).notNull(),
+    amount: wei("amount").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("referral_rewards_referrer_idx").on(table.referrerId)],
+);
+
+/**
+ * A claim of referral rewards: the whole claimable amount, reserved when asked. An admin
+ * completes it (a payout from the treasury, attempt by attempt through the transaction manager)
+ * or rejects it. One pending claim per user.
+ */
+export const referralClaims = pgTable(
+  "referral_claims",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    amount: wei("amount").notNull(),
+    receivingAddress: text("receiving_address").notNull(),
+    status: text("status", { enum: ["pending", "completed", "rejected"] })
+      .notNull()
+      .default("pending"),
+    /** Payout attempts an admin asked for; the transaction of attempt n is keyed by it. */
+    payoutAttempts: integer("payout_attempts").notNull().default(0),
+    txHash: text("tx_hash"),
+    /** Why the last payout failed, or why it was rejected. */
+    reason: text("reason"),
+    decidedBy: uuid("decided_by").references(() => users.id),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+  },
+  (table) => [
+    check(
+      "referral_claims_status_check",
+      sql`${table.status} in ('pending', 'completed', 'rejected')`,
+    ),
+    uniqueIndex("referral_claims_one_pending_idx")
+      .on(table.userId)
+      .where(sql`${table.status} = 'pending'`),
+    index("referral_claims_status_idx").on(table.status, table.requestedAt),
+  ],
+);
+
+/** Every privileged action, written in the same transaction as the action itself. */
+export const adminAudit = pgTable(
+  "admin_audit",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id")
+      .notNull()
+      .references(() => users.id),
+    actorKeyPrefix: text("actor_key_prefix").notNull(),
+    actorRole: text("actor_role").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    reason: text("reason"),
+    details: jsonb("details"),
+  },
+  (table) => [index("admin_audit_at_idx").on(table.at)],
 );

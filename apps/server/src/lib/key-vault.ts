@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { addressOfKey } from "@bundler/chain";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { Db, Tx } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
 
@@ -86,12 +86,12 @@ export class KeyVault {
    */
   async store(
     entries: Array<{ privateKey: Hex; purpose: KeyPurpose }>,
-    owner: { ownerId: string; draftId?: string | null },
+    owner: { ownerId: string | null; draftId?: string | null },
     tx?: Tx,
   ): Promise<StoredKey[]> {
     if (entries.length === 0) return [];
     const stored = entries.map(({ privateKey, purpose }) => ({
-      address: privateKeyToAccount(privateKey).address,
+      address: addressOfKey(privateKey),
       purpose,
       privateKey,
     }));
@@ -198,9 +198,9 @@ export class KeyVault {
     return found;
   }
 
-  /** One key by address and purpose, or undefined. */
-  async find(address: string, purpose: KeyPurpose): Promise<Hex | undefined> {
-    const [row] = await this.db
+  /** One key by address and purpose, or undefined (read inside `tx` when given). */
+  async find(address: string, purpose: KeyPurpose, tx?: Tx): Promise<Hex | undefined> {
+    const [row] = await (tx ?? this.db)
       .select()
       .from(walletKeys)
       .where(and(eq(walletKeys.address, address), eq(walletKeys.purpose, purpose)))

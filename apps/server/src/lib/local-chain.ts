@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  addressOfKey,
   type DeployLocalChainReturnType,
   deployLocalChain,
   devPrivateKey,
@@ -20,7 +21,6 @@ import {
   parseEther,
   toHex,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { ConfigError } from "../config/env.ts";
 import { displayUrl } from "./display-url.ts";
 
@@ -192,7 +192,7 @@ export const attachLocalChain = async (options: {
       `${builder} does not answer: is the process that started the local chain running? (${(error as Error).message.split("\n")[0]})`,
     );
   }
-  const expected = privateKeyToAccount(launchSignerKey).address;
+  const expected = addressOfKey(launchSignerKey);
   if (signer.toLowerCase() !== expected.toLowerCase()) {
     throw new ConfigError(
       `the local launchpad's launch signer is ${signer}, but this process's master key derives ${expected}: give every process the same master key (MASTER_KEY, MASTER_KEY_FILE or ${path.join(options.dataDir, "master.key")})`,
@@ -214,7 +214,7 @@ const deploy = async (
   const contracts = await deployLocalChain({
     rpcUrl,
     deployerKey: devPrivateKey(0),
-    launchSigner: privateKeyToAccount(options.launchSignerKey).address,
+    launchSigner: addressOfKey(options.launchSignerKey),
     graduationFunds: options.graduationFunds,
   });
   const deployment: Deployment = {

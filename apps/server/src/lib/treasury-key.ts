@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
-import { devPrivateKey } from "@bundler/chain";
+import { addressOfKey, devPrivateKey } from "@bundler/chain";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 
 export interface TreasurySource {
   chain: "local" | "bsc-testnet" | "bsc";
@@ -45,7 +44,7 @@ export const loadTreasury = (source: TreasurySource): Treasury => {
       : undefined;
   const address = source.address ? getAddress(source.address) : undefined;
   if (configured) {
-    const owner = privateKeyToAccount(configured).address;
+    const owner = addressOfKey(configured);
     if (address && !isAddressEqual(owner, address))
       throw new Error(
         `the treasury key is the key of ${owner}, not of TREASURY_ADDRESS ${address}: set the matching pair`,

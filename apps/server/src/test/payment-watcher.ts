@@ -1,8 +1,8 @@
 import type { Address } from "viem";
 import type { ChainContext } from "../lib/chain-context.ts";
 import type { PaymentRow } from "../modules/drafts/drafts.repository.ts";
-import { PaymentRepository } from "../modules/drafts/payment.repository.ts";
-import { PaymentWatcher } from "../modules/drafts/payment.watcher.ts";
+import { PaymentRepository } from "../modules/payments/payment.repository.ts";
+import { PaymentWatcher } from "../modules/payments/payment.watcher.ts";
 import { TransactionsRepository } from "../modules/transactions/transactions.repository.ts";
 import { TxManager } from "../modules/transactions/tx-manager.ts";
 import type { TestApp } from "./app.ts";

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
-  adminClaimsQuerySchema,
   adminUsersQuerySchema,
   paymentKeyQuerySchema,
-  rejectClaimRoute,
   updateUserActiveRoute,
   updateUserRoleRoute,
 } from "./admin.ts";
+import { adminClaimsQuerySchema, rejectClaimRoute } from "./admin-claims.ts";
 
 const firstMessage = (result: { error?: { issues: Array<{ message: string }> } }) =>
   result.error?.issues[0]?.message;

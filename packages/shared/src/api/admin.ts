@@ -206,53 +206,6 @@ export const draftPaymentKeyRoute = defineRoute({
   }),
 });
 
-/** `GET /claims?status=pending&page=1`: every user's claims, newest first. */
-export const adminClaimsQuerySchema = pageQuerySchema.extend({
-  status: z
-    .enum(["pending", "completed", "rejected"], {
-      error: "status must be pending, completed or rejected",
-    })
-    .optional(),
-});
-
-export const adminClaimsRoute = defineRoute({
-  method: "GET",
-  path: `${ADMIN_API}/claims`,
-  access: "admin",
-  body: undefined,
-  response: z.object({
-    success: z.literal(true),
-    claims: z.array(adminClaimSchema),
-    pagination: paginationSchema,
-  }),
-});
-
-/**
- * Pays a pending claim from the treasury wallet: the payout is sent (through the transaction
- * manager, once per claim) and the claim answered with its `txHash`, still pending; it turns
- * completed when the payout is mined. A failed payout leaves it pending with the reason, and
- * completing it again sends a new payout.
- */
-export const completeClaimRoute = defineRoute({
-  method: "POST",
-  path: `${ADMIN_API}/claims/:id/complete`,
-  access: "admin",
-  body: undefined,
-  response: z.object({ success: z.literal(true), claim: adminClaimSchema, message: z.string() }),
-});
-
-/** Rejects a pending claim (not while its payout is on its way): the amount returns to claimable. */
-export const rejectClaimRoute = defineRoute({
-  method: "POST",
-  path: `${ADMIN_API}/claims/:id/reject`,
-  access: "admin",
-  body: z
-    .object({ reason: z.string().trim().max(500, "The reason must be at most 500 characters") })
-    .partial()
-    .optional(),
-  response: z.object({ success: z.literal(true), claim: adminClaimSchema, message: z.string() }),
-});
-
 /** One day of the stats chart: launches made and revenue credited that day (UTC). */
 export const dailyStatSchema = z.object({
   /** YYYY-MM-DD, UTC. */
@@ -301,44 +254,4 @@ export const adminStatsRoute = defineRoute({
   access: "admin",
   body: undefined,
   response: z.object({ success: z.literal(true), stats: adminStatsSchema }),
-});
-
-export const AUDIT_ACTIONS = [
-  "role_change",
-  "active_change",
-  "payment_key_view",
-  "claim_complete",
-  "claim_reject",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-/** One privileged action: who, what, on which object, when, why. */
-export const auditEntrySchema = z.object({
-  id: z.string(),
-  at: z.string(),
-  actor: z.object({
-    userId: z.string(),
-    /** The actor's key, first 6 characters. */
-    keyPrefix: z.string(),
-    role: roleSchema,
-  }),
-  action: z.enum(AUDIT_ACTIONS),
-  target: z.object({ type: z.enum(["user", "draft", "claim"]), id: z.string() }),
-  reason: z.string().nullable(),
-  /** What changed (from/to role, the payment address viewed, the payout's amount...). */
-  details: z.record(z.string(), z.unknown()).nullable(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
-
-/** Superadmins only: newest first, `?page=N`. */
-export const auditLogRoute = defineRoute({
-  method: "GET",
-  path: `${ADMIN_API}/audit`,
-  access: "superadmin",
-  body: undefined,
-  response: z.object({
-    success: z.literal(true),
-    entries: z.array(auditEntrySchema),
-    pagination: paginationSchema,
-  }),
 });

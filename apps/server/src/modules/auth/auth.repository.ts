@@ -13,20 +13,27 @@ export class AuthRepository {
     return row;
   }
 
-  async findByDeviceId(deviceId: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(eq(users.deviceId, deviceId)).limit(1);
+  /** The device's free key, if it has one (a bought key does not count). */
+  async findFreeKeyOf(deviceId: string): Promise<UserRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(and(eq(users.deviceId, deviceId), eq(users.keySource, "free")))
+      .limit(1);
     return row;
   }
 
-  /** Inserts a key; answers undefined when the device already has one (unique index). */
+  /** Inserts a key; answers undefined when the device already has a free one (unique index). */
   async insert(
     values: {
       keyHash: string;
       keyPrefix: string;
       role: Role;
+      keySource: UserRow["keySource"];
       deviceId?: string | null;
       userAgent?: string | null;
       createdIp?: string | null;
+      referredBy?: string | null;
     },
     tx?: Tx,
   ): Promise<UserRow | undefined> {
@@ -81,8 +88,8 @@ export class AuthRepository {
   }
 
   /** Answers the key's digest, or undefined when no key has that id. */
-  async setActive(id: string, isActive: boolean): Promise<string | undefined> {
-    const [row] = await this.db
+  async setActive(id: string, isActive: boolean, tx?: Tx): Promise<string | undefined> {
+    const [row] = await (tx ?? this.db)
       .update(users)
       .set({ isActive })
       .where(eq(users.id, id))
@@ -91,8 +98,8 @@ export class AuthRepository {
   }
 
   /** Answers the key's digest, or undefined when no key has that id. */
-  async setRole(id: string, role: Role): Promise<string | undefined> {
-    const [row] = await this.db
+  async setRole(id: string, role: Role, tx?: Tx): Promise<string | undefined> {
+    const [row] = await (tx ?? this.db)
       .update(users)
       .set({ role })
       .where(eq(users.id, id))

@@ -1,9 +1,14 @@
 import { generateFreeKeyRoute, validateKeyRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { ReferralService } from "../referral/referral.service.ts";
 import type { AuthService } from "./auth.service.ts";
 
 export const authRoutes =
-  (auth: AuthService, freeKeyLimitPerHour: number): FastifyPluginAsyncZod =>
+  (
+    auth: AuthService,
+    freeKeyLimitPerHour: number,
+    referrals: ReferralService,
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     app.route({
       method: generateFreeKeyRoute.method,
@@ -14,10 +19,13 @@ export const authRoutes =
         rateLimit: { max: freeKeyLimitPerHour, timeWindow: "1 hour" },
       },
       handler: async (request) => {
+        // A code nobody owns is refused before anything is written.
+        const referrer = await referrals.referrerOf(request.body.referralCode);
         const key = await auth.generateFreeKey(
           request.body.deviceId,
           request.body.userAgent,
           request.ip,
+          referrer?.userId ?? null,
         );
         return { success: true as const, key };
       },

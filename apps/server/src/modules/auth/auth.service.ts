@@ -1,4 +1,5 @@
 import { FREE_KEYS_PER_IP_PER_DAY, type Role } from "@bundler/shared";
+import type { Tx } from "../../db/client.ts";
 import {
   accessKeyPrefix,
   digestsEqual,
@@ -25,12 +26,18 @@ export class AuthService {
   /**
    * One free key per device, and at most `freeKeysPerIpPerDay` per client address in 24 hours:
    * a second request for the same device, or one past the address's allowance, is refused.
+   * `referredBy` is the referrer whose code came with the request (already checked).
    */
-  async generateFreeKey(deviceId: string, userAgent: string, ip: string): Promise<string> {
+  async generateFreeKey(
+    deviceId: string,
+    userAgent: string,
+    ip: string,
+    referredBy: string | null = null,
+  ): Promise<string> {
     const refusal = new ConflictError(
       "This device already has an access key. Import the key you already have.",
     );
-    if (await this.repository.findByDeviceId(deviceId)) throw refusal;
+    if (await this.repository.findFreeKeyOf(deviceId)) throw refusal;
     const key = generateAccessKey();
     const row = await this.repository.withAddressLock(ip, async (tx) => {
       const given = await this.repository.countFreeKeysFrom(ip, tx);
@@ -43,9 +50,11 @@ export class AuthService {
           keyHash: hashAccessKey(key),
           keyPrefix: accessKeyPrefix(key),
           role: "user",
+          keySource: "free",
           deviceId,
           userAgent: userAgent.slice(0, 512),
           createdIp: ip,
+          referredBy,
         },
         tx,
       );
@@ -61,8 +70,52 @@ export class AuthService {
       keyHash: hashAccessKey(key),
       keyPrefix: accessKeyPrefix(key),
       role,
+      keySource: "minted",
     });
     return key;
+  }
+
+  /**
+   * A bought key, created inside `tx` (the transaction that marks its payment's key handed out):
+   * the plaintext exists only in the answer; the database keeps its digest.
+   */
+  async createPurchasedKey(
+    tx: Tx,
+    owner: { deviceId: string; referredBy: string | null },
+  ): Promise<{ key: string; userId: string }> {
+    const key = generateAccessKey();
+    const row = await this.repository.insert(
+      {
+        keyHash: hashAccessKey(key),
+        keyPrefix: accessKeyPrefix(key),
+        role: "user",
+        keySource: "purchased",
+        deviceId: owner.deviceId,
+        referredBy: owner.referredBy,
+      },
+      tx,
+    );
+    if (!row) throw new Error("the purchased key was not stored");
+    return { key, userId: row.id };
+  }
+
+  /**
+   * A role or activation change made inside `tx` (the admin's, with its audit row): this process
+   * forgets the key once it committed; the others when the database's trigger tells them.
+   */
+  async changeInTransaction(
+    tx: Tx,
+    id: string,
+    change: { role: Role } | { isActive: boolean },
+  ): Promise<string | undefined> {
+    return "role" in change
+      ? this.repository.setRole(id, change.role, tx)
+      : this.repository.setActive(id, change.isActive, tx);
+  }
+
+  /** Forgets a key's cached answer in this process (after a committed change). */
+  forget(keyHash: string): void {
+    this.keys.forget(keyHash);
   }
 
   /** The user behind a key, or null when it is unknown or inactive. */

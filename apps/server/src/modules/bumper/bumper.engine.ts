@@ -1,12 +1,13 @@
 import {
   ChainError,
   InsufficientFundsError,
+  keyAccount,
   prepareBump,
   submitBundle,
   TRANSFER_GAS,
 } from "@bundler/chain";
 import { type Address, getAddress, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey } from "viem/accounts";
 import type { ReleaseLock } from "../../db/client.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
@@ -335,7 +336,7 @@ export class BumperEngine {
     if (!row) throw new Error(`bumper ${bumperId} has no wallet ${index}`);
     const key = await this.vault.find(row.address, "bumper");
     if (!key) throw new Error(`the key of bumper wallet ${row.address} is missing`);
-    return privateKeyToAccount(key);
+    return keyAccount(key);
   }
 }
 

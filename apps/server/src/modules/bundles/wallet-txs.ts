@@ -1,6 +1,5 @@
-import { rpcBatch } from "@bundler/chain";
+import { keyAccount, rpcBatch } from "@bundler/chain";
 import type { Address, Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ServiceUnavailableError } from "../../lib/errors.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
@@ -82,7 +81,7 @@ export class WalletTxs {
     return new Map(
       keys
         .filter((k) => wanted.has(k.address.toLowerCase()))
-        .map((k) => [k.address.toLowerCase(), privateKeyToAccount(k.privateKey)]),
+        .map((k) => [k.address.toLowerCase(), keyAccount(k.privateKey, k.address as Address)]),
     );
   }
 }

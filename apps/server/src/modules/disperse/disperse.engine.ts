@@ -1,19 +1,14 @@
 import {
   getBalances,
   HOPS_PER_CHAIN,
+  keyAccount,
   type PlanDispersalReturnType,
   planDispersal,
   TRANSFER_GAS,
   WALLETS_PER_CHAIN,
 } from "@bundler/chain";
-import { type Address, formatEther, type Hex } from "viem";
-import {
-  generatePrivateKey,
-  signMessage,
-  signTransaction,
-  signTypedData,
-  toAccount,
-} from "viem/accounts";
+import { type Address, formatEther } from "viem";
+import { generatePrivateKey } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
@@ -47,19 +42,6 @@ export interface DisperseEngineOptions {
   /** Where a refund to one of our own wallets goes instead (default: nowhere special). */
   refundRoute?: RefundRoute;
 }
-
-/**
- * An account for a wallet whose address is already known (the vault's row): signs without
- * deriving the public key again, which is half the curve work of a hop (a thousand a block).
- */
-const signerOf = (address: Address, privateKey: Hex) =>
-  toAccount({
-    address,
-    signMessage: ({ message }) => signMessage({ message, privateKey }),
-    signTransaction: (transaction, options) =>
-      signTransaction({ transaction, privateKey, ...(options ?? {}) }),
-    signTypedData: (typedData) => signTypedData({ ...typedData, privateKey }),
-  });
 
 const bnb = (wei: bigint | string) => `${formatEther(BigInt(wei))} BNB`;
 
@@ -406,7 +388,8 @@ export class DisperseEngine {
           purpose: purposeOf(t.kind),
           ownerId: d.ownerId,
           subject: d.id,
-          account: signerOf(t.from as Address, key),
+          // The vault row names the address: no key derivation per hop, a thousand a block.
+          account: keyAccount(key, t.from as Address),
           to: t.to as Address,
           value: t.value,
           gas: TRANSFER_GAS,

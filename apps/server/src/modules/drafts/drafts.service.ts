@@ -1,4 +1,4 @@
-import { getBalances } from "@bundler/chain";
+import { addressOfKey, getBalances } from "@bundler/chain";
 import {
   DRAFTS_PAGE_SIZE,
   type Draft,
@@ -9,7 +9,6 @@ import {
   type TokenInfo,
 } from "@bundler/shared";
 import { type Address, getAddress, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { z } from "zod";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
@@ -94,7 +93,7 @@ export class DraftsService {
       } catch {
         throw new BadRequestError(`Invalid ${label} private key`);
       }
-      const address = privateKeyToAccount(privateKey).address;
+      const address = addressOfKey(privateKey);
       if (address.toLowerCase() !== wallet.address.toLowerCase())
         throw new BadRequestError(
           `The ${label} address ${wallet.address} does not match its private key`,
@@ -157,7 +156,7 @@ export class DraftsService {
     const existing = await this.vault.forDraft(id, ["deployer", "bundle", "tip"]);
     const known = new Set(existing.map((k) => `${k.purpose}:${k.address.toLowerCase()}`));
     const fresh = keys.filter(
-      (k) => !known.has(`${k.purpose}:${privateKeyToAccount(k.privateKey).address.toLowerCase()}`),
+      (k) => !known.has(`${k.purpose}:${addressOfKey(k.privateKey).toLowerCase()}`),
     );
     // The fresh keys and the row that names them commit together, or neither does.
     const row = await this.repository.transaction(async (tx) => {

@@ -1,9 +1,9 @@
 import type { Draft } from "@bundler/shared";
 import { formatEther } from "viem";
+import type { PaymentRepository } from "../payments/payment.repository.ts";
+import { refundKey } from "../payments/payment.watcher.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import type { PaymentRepository } from "./payment.repository.ts";
-import { refundKey } from "./payment.watcher.ts";
 
 export type Refund = Draft["refunds"][number];
 
@@ -36,6 +36,7 @@ export class PaymentRefunds {
       this.txs ? this.txs.bySubjects(ids) : Promise.resolve([]),
     ]);
     for (const payment of payments) {
+      if (!payment.draftId) continue;
       const list = byDraft.get(payment.draftId) ?? [];
       for (const deposit of deposits.filter((d) => d.paymentId === payment.id)) {
         const key = refundKey(payment.id, deposit.txHash);

@@ -6,9 +6,9 @@ import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import { bnbBalances } from "../../lib/shared-reads.ts";
+import type { PaymentRepository } from "../payments/payment.repository.ts";
 import type { DraftsRepository } from "./drafts.repository.ts";
 import { type DraftsService, draftNotFound } from "./drafts.service.ts";
-import type { PaymentRepository } from "./payment.repository.ts";
 
 export class PaymentService {
   constructor(

@@ -10,13 +10,13 @@ import {
   FourMemeResponseError,
   FourMemeTimeoutError,
   getRaisedToken,
+  keyAccount,
   loginFourMeme,
   uploadTokenImage,
 } from "@bundler/chain";
 import { encodeCreateTokenArgs, signCreateTokenArgs } from "@bundler/contracts";
 import type { TokenInfo } from "@bundler/shared";
 import { formatEther, type Hex, type LocalAccount, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 
 export interface CreateArgs {
@@ -50,7 +50,7 @@ export const createArgsFor = async (
     creator: creator.address,
   });
   const signature = await signCreateTokenArgs({
-    signer: privateKeyToAccount(chain.launchSignerKey),
+    signer: keyAccount(chain.launchSignerKey),
     chainId: chain.chainId,
     launchpad: chain.launchpad,
     args: createArg,

@@ -1,6 +1,5 @@
-import { ChainError, prepareBuy } from "@bundler/chain";
+import { ChainError, keyAccount, prepareBuy } from "@bundler/chain";
 import { type Address, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
@@ -201,7 +200,7 @@ export class DelayedBuys {
       (k) => k.address.toLowerCase() === row.wallet.toLowerCase(),
     );
     if (!stored) throw new ChainError(`the private key of wallet ${row.wallet} is missing`);
-    const account = privateKeyToAccount(stored.privateKey);
+    const account = keyAccount(stored.privateKey);
     const prepared = await prepareBuy(chain.client, {
       account,
       launchpad: chain.launchpad,

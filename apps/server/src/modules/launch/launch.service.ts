@@ -1,8 +1,7 @@
-import { ChainError, launchToken, type SignedBundle } from "@bundler/chain";
+import { ChainError, keyAccount, launchToken, type SignedBundle } from "@bundler/chain";
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import type { TokenInfo } from "@bundler/shared";
 import { type Address, decodeEventLog, formatEther, type Hex, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
@@ -221,14 +220,15 @@ export class LaunchService {
           throw new ChainError(`the private key of ${purpose} wallet ${address} is missing`);
         return key.privateKey;
       };
-      const creator = privateKeyToAccount(keyOf("deployer", draft.deployerAddress));
+      const creator = keyAccount(
+        keyOf("deployer", draft.deployerAddress),
+        draft.deployerAddress as Address,
+      );
       const buyers = buyersOf(config).map((w) => ({
-        account: privateKeyToAccount(keyOf("bundle", w.address)),
+        account: keyAccount(keyOf("bundle", w.address), w.address as Address),
         funds: w.funds,
       }));
-      const ownTipPayer = config.tipPayer
-        ? privateKeyToAccount(keyOf("tip", config.tipPayer))
-        : null;
+      const ownTipPayer = config.tipPayer ? keyAccount(keyOf("tip", config.tipPayer)) : null;
       const preSale = parseEther(tokenInfo.preSale || "0");
       const tip = config.tipEnabled === false ? 0n : parseEther(config.tip || "0");
       say(

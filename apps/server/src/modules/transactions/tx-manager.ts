@@ -32,7 +32,8 @@ export type TxPurpose =
   | "bundle-sell"
   | "bundle-empty"
   | "bumper-trade"
-  | "bumper-move";
+  | "bumper-move"
+  | "referral-payout";
 
 /** One transaction a caller wants sent, exactly once per `key`. */
 export interface TxIntent {

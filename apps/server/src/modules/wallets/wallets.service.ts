@@ -1,6 +1,7 @@
+import { addressOfKey } from "@bundler/chain";
 import { type CurveOutlook, QUOTAS, type WalletAmount } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey } from "viem/accounts";
 import { type ChainContext, DEFAULT_CURVE, requireChain } from "../../lib/chain-context.ts";
 import { sealForBrowser } from "../../lib/envelope.ts";
 import { BadRequestError, TooManyRequestsError } from "../../lib/errors.ts";
@@ -66,7 +67,7 @@ export class WalletsService {
     }
     const keys = Array.from({ length: count }, () => {
       const privateKey = generatePrivateKey();
-      return { address: privateKeyToAccount(privateKey).address, privateKey };
+      return { address: addressOfKey(privateKey), privateKey };
     });
     const { amounts } = this.amounts(
       keys.map((key) => key.address),
@@ -113,7 +114,7 @@ export class WalletsService {
     for (const raw of privateKeys) {
       try {
         const privateKey = normalizePrivateKey(raw);
-        const { address } = privateKeyToAccount(privateKey);
+        const address = addressOfKey(privateKey);
         if (seen.has(address)) continue;
         seen.add(address);
         wallets.push({ address, privateKey });

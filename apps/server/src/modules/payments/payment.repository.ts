@@ -1,9 +1,12 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { drafts, paymentDeposits, payments } from "../../db/schema.ts";
-import type { DraftRow, PaymentRow } from "./drafts.repository.ts";
+import type { DraftRow, PaymentRow } from "../drafts/drafts.repository.ts";
 
 export type DepositRow = typeof paymentDeposits.$inferSelect;
+
+/** Work that must commit with a payment's credit, inside its transaction. */
+export type PaymentCredited = (tx: Tx, payment: PaymentRow) => Promise<void>;
 
 /** How long a closed payment address is still scanned for late transfers. */
 export const LATE_WATCH_MS = 7 * 24 * 3600 * 1000;
@@ -23,6 +26,51 @@ export class PaymentRepository {
       .from(payments)
       .where(and(eq(payments.ownerId, ownerId), eq(payments.status, "open")));
     return row?.n ?? 0;
+  }
+
+  /** Open key payments a device has: each holds an address the watcher reads every block. */
+  async countOpenForDevice(deviceId: string, tx: Tx): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.kind, "access_key"),
+          eq(payments.deviceId, deviceId),
+          eq(payments.status, "open"),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  /** A key payment, only for the device that started it. */
+  async keyPaymentOf(id: string, deviceId: string): Promise<PaymentRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(payments)
+      .where(
+        and(eq(payments.id, id), eq(payments.kind, "access_key"), eq(payments.deviceId, deviceId)),
+      )
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Marks a paid key payment's key handed out, in the caller's transaction: exactly one caller
+   * gets the row (and creates the key), however many status polls race.
+   */
+  async claimKeyIssue(tx: Tx, id: string): Promise<PaymentRow | undefined> {
+    const [row] = await tx
+      .update(payments)
+      .set({ keyIssuedAt: sql`now()` })
+      .where(and(eq(payments.id, id), eq(payments.status, "paid"), isNull(payments.keyIssuedAt)))
+      .returning();
+    return row;
+  }
+
+  /** The key a payment bought is this user's: their spending counts it. */
+  async setOwner(tx: Tx, id: string, ownerId: string): Promise<void> {
+    await tx.update(payments).set({ ownerId }).where(eq(payments.id, id));
   }
 
   async byId(id: string): Promise<PaymentRow | undefined> {
@@ -97,31 +145,34 @@ export class PaymentRepository {
 
   /**
    * The single conditional transition that credits a payment: exactly one caller gets `true`,
-   * however many watchers or restarts race on it.
+   * however many watchers or restarts race on it. A launch fee moves its draft to paid; `credited`
+   * runs in the same transaction (a referral reward), so it happens exactly when the credit does.
    */
-  async markPaid(payment: PaymentRow): Promise<boolean> {
+  async markPaid(payment: PaymentRow, credited?: PaymentCredited): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [won] = await tx
         .update(payments)
         .set({ status: "paid", paidAt: sql`now()` })
         .where(and(eq(payments.id, payment.id), eq(payments.status, "open")))
-        .returning({ id: payments.id });
+        .returning();
       if (!won) return false;
-      await tx
-        .update(drafts)
-        .set({ status: "paid", updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(drafts.id, payment.draftId),
-            eq(drafts.paymentId, payment.id),
-            eq(drafts.status, "pending_payment"),
-          ),
-        );
+      if (won.draftId)
+        await tx
+          .update(drafts)
+          .set({ status: "paid", updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(drafts.id, won.draftId),
+              eq(drafts.paymentId, payment.id),
+              eq(drafts.status, "pending_payment"),
+            ),
+          );
+      await credited?.(tx, won);
       return true;
     });
   }
 
-  /** open → cancelled/expired, and the draft back to draft; false when it was no longer open. */
+  /** open → cancelled/expired, and a draft back to draft; false when it was no longer open. */
   async close(paymentId: string, status: "cancelled" | "expired"): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
@@ -130,16 +181,17 @@ export class PaymentRepository {
         .where(and(eq(payments.id, paymentId), eq(payments.status, "open")))
         .returning();
       if (!row) return false;
-      await tx
-        .update(drafts)
-        .set({ status: "draft", updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(drafts.id, row.draftId),
-            eq(drafts.paymentId, row.id),
-            eq(drafts.status, "pending_payment"),
-          ),
-        );
+      if (row.draftId)
+        await tx
+          .update(drafts)
+          .set({ status: "draft", updatedAt: sql`now()` })
+          .where(
+            and(
+              eq(drafts.id, row.draftId),
+              eq(drafts.paymentId, row.id),
+              eq(drafts.status, "pending_payment"),
+            ),
+          );
       return true;
     });
   }

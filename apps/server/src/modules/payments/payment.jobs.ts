@@ -2,7 +2,7 @@ import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts
 import type { PaymentWatcher } from "./payment.watcher.ts";
 
 /**
- * Each block: the launch-fee payment addresses are read once (deposits, credit, expiry,
+ * Each block: the payment addresses (launch fees, key purchases) are read once (deposits, credit, expiry,
  * refunds, sweeps; see PaymentWatcher.tick). One pass at a time across every process.
  */
 export const PAYMENT_WATCH: QueueSpec = perBlockQueue("payment-watch");

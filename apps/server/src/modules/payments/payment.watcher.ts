@@ -1,15 +1,14 @@
-import { getBalances, TRANSFER_GAS } from "@bundler/chain";
+import { getBalances, keyAccount, TRANSFER_GAS } from "@bundler/chain";
 import { type Address, formatEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
+import type { PaymentRow } from "../drafts/drafts.repository.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent, TxManager } from "../transactions/tx-manager.ts";
-import type { PaymentRow } from "./drafts.repository.ts";
-import type { DepositRow, PaymentRepository } from "./payment.repository.ts";
+import type { DepositRow, PaymentCredited, PaymentRepository } from "./payment.repository.ts";
 
 /** Block times are whole seconds: a deposit in the block of the window's last second is in time. */
 const LATE_SLACK_MS = 1000;
@@ -40,13 +39,15 @@ const attemptsOf = (txs: TxRow[], key: string) =>
 export interface PaymentWatcherOptions {
   treasury: Address;
   onPaid?: (payment: PaymentRow) => void;
+  /** Runs in the credit's own transaction (a referral reward): exactly once per payment. */
+  credited?: PaymentCredited;
   log?: (message: string) => void;
   /** Where a refund to one of our own wallets goes instead (default: nowhere special). */
   refundRoute?: RefundRoute;
 }
 
 /**
- * Watches the launch-fee payment addresses, once per tick (`tick()`: the `payment-watch` job
+ * Watches the payment addresses (launch fees and key purchases alike), once per tick (`tick()`: the `payment-watch` job
  * runs it on each block). One block scan records every transfer into any address that may still get
  * money that matters; one multicall reads the balances of the payments that need a look (open,
  * or holding unsettled money). A payment is credited exactly once (a conditional UPDATE),
@@ -129,7 +130,7 @@ export class PaymentWatcher {
     // a contract (an exchange's batch payout) is not found by the block scan.
     const inTime = kept >= amount || Date.now() <= expiresAt;
     if (inTime && balance - owedBack >= amount) {
-      if (await this.payments.markPaid(payment)) {
+      if (await this.payments.markPaid(payment, this.options.credited)) {
         payment.status = "paid";
         this.options.onPaid?.(payment);
       }
@@ -249,7 +250,7 @@ export class PaymentWatcher {
         this.options.log?.(`payment watcher: no stored key for ${payment.address}`);
         return;
       }
-      const account = privateKeyToAccount(key);
+      const account = keyAccount(key);
       await this.txm.send(intents.map((intent) => ({ ...intent, account })));
     }
     if (!busy) await this.payments.settle(payment.id, deposits.length);
@@ -292,15 +293,17 @@ export class PaymentWatcher {
       value: available - gasCost,
       gas: TRANSFER_GAS,
       gasPrice: gasCost / TRANSFER_GAS,
-      reason: "launch fee to treasury",
+      reason:
+        payment.kind === "access_key" ? "access key price to treasury" : "launch fee to treasury",
     };
   }
 
   private refundReason(payment: PaymentRow, deposit: DepositRow): string {
+    const what = payment.kind === "access_key" ? "key price" : "fee";
     if (payment.status === "paid")
       return BigInt(deposit.refundable) === BigInt(deposit.value)
-        ? "Payment arrived after the fee was already paid"
-        : `Paid ${formatEther(BigInt(deposit.value))} BNB, more than the ${formatEther(BigInt(payment.amount))} BNB fee`;
+        ? `Payment arrived after the ${what} was already paid`
+        : `Paid ${formatEther(BigInt(deposit.value))} BNB, more than the ${formatEther(BigInt(payment.amount))} BNB ${what}`;
     return payment.status === "cancelled"
       ? "Payment arrived for a cancelled payment"
       : "Payment arrived after the payment window expired";
