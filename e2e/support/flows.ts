@@ -57,3 +57,24 @@ export const payableDraft = (name: string, symbol = "TST", { wallets = 1 } = {})
 };
 
 export type PayableDraft = ReturnType<typeof payableDraft>;
+
+/** Logs `page` in with an existing key through the modal's "[import existing key]". */
+export const logInWithKey = async (page: Page, url: string, key: string): Promise<void> => {
+  await page.goto(url);
+  await page.getByRole("button", { name: "[import existing key]" }).click();
+  await page.getByLabel("Access key").fill(key);
+  await page.getByRole("button", { name: "Import Key", exact: true }).click();
+  await page.getByTestId("auth-modal").waitFor({ state: "hidden" });
+};
+
+/** A free key taken through the API for `deviceId` (no browser), as another device would. */
+export const freeKeyFor = async (url: string, deviceId: string): Promise<string> => {
+  const response = await fetch(`${url}/api/auth/key/generate-free`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ deviceId, userAgent: "e2e" }),
+  });
+  const body = (await response.json()) as { key?: string; error?: string };
+  if (!body.key) throw new Error(`no free key for ${deviceId}: ${body.error}`);
+  return body.key;
+};

@@ -2,7 +2,11 @@ import type { ComponentType } from "react";
 import { createBrowserRouter, Outlet } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { LoadingScreen } from "../components/ui/loading-screen.tsx";
-import { RequireAdmin, RequireAuth } from "../features/auth/components/auth-gate.tsx";
+import {
+  RequireAdmin,
+  RequireAuth,
+  RequireSuperadmin,
+} from "../features/auth/components/auth-gate.tsx";
 import { AppLayout } from "./shell/app-layout.tsx";
 import { RouteErrorFallback } from "./shell/error-fallback.tsx";
 import { NotFound } from "./shell/not-found.tsx";
@@ -111,6 +115,22 @@ export const router = createBrowserRouter([
                 (m) => m.AdminUserPage,
               ),
             ),
+          },
+          {
+            path: "audit",
+            element: (
+              <RequireSuperadmin>
+                <Outlet />
+              </RequireSuperadmin>
+            ),
+            children: [
+              {
+                index: true,
+                lazy: page(() =>
+                  import("../features/admin/components/audit-page.tsx").then((m) => m.AuditPage),
+                ),
+              },
+            ],
           },
         ],
       },

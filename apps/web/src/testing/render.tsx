@@ -1,3 +1,4 @@
+import type { Role } from "@bundler/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
 import type { ReactElement } from "react";
@@ -6,9 +7,9 @@ import { vi } from "vitest";
 import { AppToaster } from "../app/shell/app-toaster.tsx";
 import { AuthContext, type AuthContextValue } from "../features/auth/hooks/use-auth.ts";
 
-/** A signed-in session with `key`, for components that ask `useAuth`. */
-const signedIn = (key: string): AuthContextValue => ({
-  state: { status: "authenticated", key, role: "user" },
+/** A signed-in session with `key` and `role`, for components that ask `useAuth`. */
+const signedIn = (key: string, role: Role): AuthContextValue => ({
+  state: { status: "authenticated", key, role },
   saveSession: async () => {},
   startSession: () => {},
   logout: async () => {},
@@ -18,11 +19,12 @@ const signedIn = (key: string): AuthContextValue => ({
 
 /**
  * Renders a component the way the app does: a query client, a router (at `route`) and the
- * app's toaster. Queries do not retry, so a failure shows at once.
+ * app's toaster; with `authKey`, signed in with that key as `role` (user unless told).
+ * Queries do not retry, so a failure shows at once.
  */
 export function renderInApp(
   ui: ReactElement,
-  { route = "/", authKey }: { route?: string; authKey?: string } = {},
+  { route = "/", authKey, role = "user" }: { route?: string; authKey?: string; role?: Role } = {},
 ) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
@@ -31,7 +33,7 @@ export function renderInApp(
   const result = render(
     <QueryClientProvider client={queryClient}>
       {authKey ? (
-        <AuthContext.Provider value={signedIn(authKey)}>{routed}</AuthContext.Provider>
+        <AuthContext.Provider value={signedIn(authKey, role)}>{routed}</AuthContext.Provider>
       ) : (
         routed
       )}

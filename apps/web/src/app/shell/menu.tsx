@@ -56,11 +56,27 @@ export function Menu() {
             );
           })}
           {status === "authenticated" && (
-            <li className="md:ml-auto">
-              <Button variant="bracket" onClick={() => void logout()}>
-                [logout]
-              </Button>
-            </li>
+            <>
+              {/* SPEC §2's menu names no way to /referral; it sits with the session's controls. */}
+              <li className="md:ml-auto">
+                <Link
+                  to="/referral"
+                  aria-current={isMenuLinkActive(pathname, "/referral") ? "page" : undefined}
+                  className={
+                    isMenuLinkActive(pathname, "/referral")
+                      ? "text-accent"
+                      : "text-dim transition-colors hover:text-fg"
+                  }
+                >
+                  [referral]
+                </Link>
+              </li>
+              <li>
+                <Button variant="bracket" onClick={() => void logout()}>
+                  [logout]
+                </Button>
+              </li>
+            </>
           )}
         </ul>
       </nav>

@@ -28,3 +28,11 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
   if (!isAdmin) return <Navigate to="/" replace />;
   return children;
 }
+
+/** Superadmin only (inside RequireAdmin): an admin goes back to the dashboard. */
+export function RequireSuperadmin({ children }: { children: ReactNode }) {
+  const { status, role } = useAuth();
+  if (status === "loading" || status === "unreachable") return null;
+  if (role !== "superadmin") return <Navigate to="/admin" replace />;
+  return children;
+}

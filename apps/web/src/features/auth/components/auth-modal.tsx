@@ -1,13 +1,22 @@
 import { useState } from "react";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { useAuth } from "../hooks/use-auth.ts";
+import { loadKeyPurchase } from "../utils/key-purchase.ts";
 import { AUTH_MODAL_TITLE_ID } from "./auth-modal-title.tsx";
+import { BuyKeyStep } from "./buy-key-step.tsx";
 import { GeneratedKeyStep } from "./generated-key-step.tsx";
 import { ImportKeyStep } from "./import-key-step.tsx";
 import { ServerUnreachableStep } from "./server-unreachable-step.tsx";
 import { WelcomeStep } from "./welcome-step.tsx";
 
-type Step = { name: "welcome" } | { name: "import" } | { name: "generated"; key: string };
+type Step =
+  | { name: "welcome" }
+  | { name: "import" }
+  | { name: "buy" }
+  | { name: "generated"; key: string };
+
+/** A purchase left open (a reload while paying) is taken up again at once. */
+const firstStep = (): Step => (loadKeyPurchase() ? { name: "buy" } : { name: "welcome" });
 
 /**
  * The blocking modal shown whenever nobody is logged in, or while the server cannot say
@@ -15,7 +24,7 @@ type Step = { name: "welcome" } | { name: "import" } | { name: "generated"; key:
  */
 export function AuthModal() {
   const { state, retry } = useAuth();
-  const [step, setStep] = useState<Step>({ name: "welcome" });
+  const [step, setStep] = useState<Step>(firstStep);
   const welcome = () => setStep({ name: "welcome" });
 
   return (
@@ -36,10 +45,14 @@ export function AuthModal() {
           {step.name === "welcome" && (
             <WelcomeStep
               onImport={() => setStep({ name: "import" })}
+              onBuy={() => setStep({ name: "buy" })}
               onGenerated={(key) => setStep({ name: "generated", key })}
             />
           )}
           {step.name === "import" && <ImportKeyStep onBack={welcome} />}
+          {step.name === "buy" && (
+            <BuyKeyStep onBack={welcome} onKey={(key) => setStep({ name: "generated", key })} />
+          )}
           {step.name === "generated" && <GeneratedKeyStep accessKey={step.key} />}
         </>
       )}

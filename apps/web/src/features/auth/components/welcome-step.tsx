@@ -6,14 +6,17 @@ import { ApiError } from "../../../lib/api-error.ts";
 import { useGenerateFreeKey } from "../api/generate-free-key.ts";
 import { useAuth } from "../hooks/use-auth.ts";
 import { generateFailureMessage } from "../utils/auth-messages.ts";
+import { withReferralCode } from "../utils/with-referral-code.ts";
 import { AuthModalTitle } from "./auth-modal-title.tsx";
+import { BuyKeyOffer } from "./buy-key-offer.tsx";
 
 export interface WelcomeStepProps {
   onImport: () => void;
+  onBuy: () => void;
   onGenerated: (key: string) => void;
 }
 
-export function WelcomeStep({ onImport, onGenerated }: WelcomeStepProps) {
+export function WelcomeStep({ onImport, onBuy, onGenerated }: WelcomeStepProps) {
   const { saveSession, getDeviceId } = useAuth();
   const generate = useGenerateFreeKey();
   // The whole flow is async; without this a double click could ask twice (409).
@@ -24,10 +27,13 @@ export function WelcomeStep({ onImport, onGenerated }: WelcomeStepProps) {
     setBusy(true);
     try {
       const deviceId = await getDeviceId();
-      const { key } = await generate.mutateAsync({
-        deviceId,
-        userAgent: navigator.userAgent.slice(0, 512),
-      });
+      const { key } = await withReferralCode((referralCode) =>
+        generate.mutateAsync({
+          deviceId,
+          userAgent: navigator.userAgent.slice(0, 512),
+          referralCode,
+        }),
+      );
       // Stored at once, so a reload during the next two seconds does not lose the key.
       await saveSession({ key, role: "user" });
       toast.success(AUTH_MESSAGES.generated);
@@ -61,6 +67,7 @@ export function WelcomeStep({ onImport, onGenerated }: WelcomeStepProps) {
       >
         Get Free Access
       </Button>
+      <BuyKeyOffer onBuy={onBuy} />
       <Button variant="bracket" onClick={onImport} className="self-center">
         [import existing key]
       </Button>

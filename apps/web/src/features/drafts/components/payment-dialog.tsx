@@ -1,23 +1,16 @@
 import { FALLBACK_PAYMENT_AMOUNT_BNB } from "@bundler/shared";
-import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
 import toast from "react-hot-toast";
-import { FaucetButton } from "../../../components/faucet-button.tsx";
+import { paymentDeadline } from "../../../components/payment/payment-countdown.ts";
+import { PaymentInstructions } from "../../../components/payment/payment-instructions.tsx";
+import { usePaymentWindow } from "../../../components/payment/use-payment-window.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { CopyField } from "../../../components/ui/copy-field.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { useNow } from "../../../hooks/use-now.ts";
 import { failureText } from "../api/draft-request.ts";
 import { usePaymentStatus } from "../api/get-payment-status.ts";
 import { startPayment } from "../api/start-payment.ts";
 import type { DraftHeader } from "../utils/draft-status.ts";
-import {
-  formatCountdown,
-  PAYMENT_WARNING_SECONDS,
-  paymentDeadline,
-  secondsLeft,
-} from "../utils/payment-countdown.ts";
 
 /** After the fee arrives, the confirmation stays this long before the dialog hands back. */
 const PAID_CALLBACK_MS = 2000;
@@ -83,8 +76,16 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
 
   const waiting = payment !== null && phase === "pending";
   const status = usePaymentStatus(draft._id, waiting);
-  const now = useNow(1000, waiting);
-  const left = payment ? secondsLeft(payment.deadline, now) : 0;
+  const refetchStatus = status.refetch;
+  const left = usePaymentWindow({
+    deadline: payment?.deadline ?? null,
+    waiting,
+    checkPaid: async () => (await refetchStatus()).data?.isPaid === true,
+    onExpired: () => {
+      setPhase((current) => (current === "pending" ? "expired" : current));
+      toast.error(PAYMENT_EXPIRED);
+    },
+  });
 
   const handOver = useEffectEvent(onPaid);
   useEffect(() => {
@@ -97,19 +98,6 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
     const timer = setTimeout(handOver, PAID_CALLBACK_MS);
     return () => clearTimeout(timer);
   }, [phase]);
-
-  const refetchStatus = status.refetch;
-  const expiring = useRef(false);
-  useEffect(() => {
-    if (!waiting || left > 0 || expiring.current) return;
-    expiring.current = true;
-    // One last look: a payment seen by the server at the wire still counts.
-    void refetchStatus().then((result) => {
-      if (result.data?.isPaid) return;
-      setPhase((current) => (current === "pending" ? "expired" : current));
-      toast.error(PAYMENT_EXPIRED);
-    });
-  }, [waiting, left, refetchStatus]);
 
   return (
     <Modal labelledBy={titleId} windowTitle="pay --launch-fee" data-testid="payment-dialog">
@@ -151,54 +139,14 @@ export function PaymentDialog({ draft, onPaid, onClose }: PaymentDialogProps) {
         )}
 
         {payment && phase === "pending" && (
-          <>
-            <p className="text-dim">
-              Send exactly <span className="text-fg">{payment.amount} BNB</span> to the address
-              below. The draft becomes Paid as soon as it arrives.
-            </p>
-            <div className="flex justify-center">
-              <div className="rounded-sm bg-white p-3" data-testid="payment-qr">
-                <QRCodeSVG
-                  value={payment.address}
-                  size={160}
-                  aria-label="Payment address QR code"
-                />
-              </div>
-            </div>
-            <CopyField
-              label="Address"
-              value={payment.address}
-              copyLabel="Copy payment address"
-              data-testid="payment-address"
-            />
-            <CopyField
-              label="Amount (BNB)"
-              value={payment.amount}
-              copyLabel="Copy payment amount"
-              data-testid="payment-amount"
-            />
-            <div className="flex items-center justify-between gap-3">
-              <span className="flex items-center gap-2 text-xs text-dim">
-                <Spinner /> waiting for payment
-              </span>
-              <span className="text-xs text-dim">
-                expires in{" "}
-                <span
-                  data-testid="payment-countdown"
-                  className={`tabular-nums ${left < PAYMENT_WARNING_SECONDS ? "text-bad" : "text-accent"}`}
-                >
-                  {formatCountdown(left)}
-                </span>
-              </span>
-            </div>
-            <FaucetButton
-              address={payment.address}
-              amount={payment.amount}
-              label="[pay from faucet]"
-              errorText={(error) => failureText(error, "Faucet payment failed")}
-              onSent={() => void refetchStatus()}
-            />
-          </>
+          <PaymentInstructions
+            address={payment.address}
+            amount={payment.amount}
+            secondsLeft={left}
+            note="The draft becomes Paid as soon as it arrives."
+            faucetErrorText={(error) => failureText(error, "Faucet payment failed")}
+            onFaucetSent={() => void refetchStatus()}
+          />
         )}
 
         <div className="flex justify-end">

@@ -1,0 +1,66 @@
+import { fireEvent, screen } from "@testing-library/react";
+import { HttpResponse, http } from "msw";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REFERRAL_CODE_KEY } from "../../../lib/referral-code.ts";
+import { LOCAL_CONFIG } from "../../../testing/fixtures.ts";
+import { server } from "../../../testing/msw-server.ts";
+import { renderInApp } from "../../../testing/render.tsx";
+import { AuthContext, type AuthContextValue } from "../hooks/use-auth.ts";
+import { WelcomeStep } from "./welcome-step.tsx";
+
+const FREE_KEY = "lbk_free-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+function freeKeyServer() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+    http.post("/api/auth/key/generate-free", async ({ request }) => {
+      bodies.push(await request.json());
+      return HttpResponse.json({ success: true, key: FREE_KEY });
+    }),
+  );
+  return bodies;
+}
+
+const renderWelcome = () => {
+  const onGenerated = vi.fn();
+  const auth = {
+    state: { status: "anonymous" },
+    saveSession: vi.fn(async () => {}),
+    startSession: vi.fn(),
+    logout: async () => {},
+    getDeviceId: async () => "device-0001",
+    retry: () => {},
+  } satisfies AuthContextValue;
+  renderInApp(
+    <AuthContext.Provider value={auth}>
+      <WelcomeStep onImport={vi.fn()} onBuy={vi.fn()} onGenerated={onGenerated} />
+    </AuthContext.Provider>,
+  );
+  return onGenerated;
+};
+
+afterEach(() => localStorage.clear());
+
+describe("Get Free Access", () => {
+  it("sends the remembered referral code with the free key request", async () => {
+    localStorage.setItem(REFERRAL_CODE_KEY, "CATS");
+    const bodies = freeKeyServer();
+    const onGenerated = renderWelcome();
+    fireEvent.click(screen.getByRole("button", { name: "Get Free Access" }));
+    await vi.waitFor(() => expect(onGenerated).toHaveBeenCalledWith(FREE_KEY));
+
+    expect(bodies).toEqual([
+      { deviceId: "device-0001", userAgent: expect.any(String), referralCode: "CATS" },
+    ]);
+  });
+
+  it("sends no code when none is remembered", async () => {
+    const bodies = freeKeyServer();
+    const onGenerated = renderWelcome();
+    fireEvent.click(screen.getByRole("button", { name: "Get Free Access" }));
+    await vi.waitFor(() => expect(onGenerated).toHaveBeenCalled());
+
+    expect(bodies).toEqual([{ deviceId: "device-0001", userAgent: expect.any(String) }]);
+  });
+});
