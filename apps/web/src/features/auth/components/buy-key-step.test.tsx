@@ -1,4 +1,3 @@
-import { faucetRoute } from "@bundler/shared";
 import { fireEvent, screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -106,7 +105,7 @@ describe("buying an access key", () => {
     expect(localStorage.getItem(REFERRAL_CODE_KEY)).toBeNull();
   });
 
-  it("offers [pay from faucet] on the local chain exactly when the faucet takes keyless callers", async () => {
+  it("offers [pay from faucet] on the local chain, to a visitor without a key", async () => {
     server.use(...keyPurchaseServer().handlers);
     server.use(
       http.get("/api/config", () =>
@@ -116,9 +115,7 @@ describe("buying an access key", () => {
     renderModal();
     await openPurchase();
 
-    expect(screen.queryByRole("button", { name: "[pay from faucet]" }) !== null).toBe(
-      (faucetRoute.access as string) === "public",
-    );
+    expect(screen.getByRole("button", { name: "[pay from faucet]" })).toBeTruthy();
   });
 
   it("asks for the status every 5 seconds", async () => {

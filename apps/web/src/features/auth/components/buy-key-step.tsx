@@ -1,4 +1,3 @@
-import { faucetRoute } from "@bundler/shared";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import toast from "react-hot-toast";
 import { paymentDeadline, secondsLeft } from "../../../components/payment/payment-countdown.ts";
@@ -27,12 +26,6 @@ export const KEY_PURCHASE_MESSAGES = {
   cancelled: "Payment cancelled",
   cancelFailed: "Failed to cancel payment",
 } as const;
-
-/**
- * The buyer has no key yet: the dev faucet can pay only when its route takes callers without
- * one. (A widened type: the contract's literal may not overlap "public".)
- */
-const FAUCET_WITHOUT_KEY = (faucetRoute.access as string) === "public";
 
 /** open: waiting for BNB; closed: expired or cancelled; issued: its key went out before. */
 type Phase = "open" | "received" | "closed" | "issued";
@@ -156,7 +149,7 @@ export function BuyKeyStep({ onBack, onKey }: BuyKeyStepProps) {
           note="Your key appears here as soon as it arrives."
           faucetErrorText={(error) => failureText(error, "Faucet payment failed")}
           onFaucetSent={() => void status.refetch()}
-          faucet={FAUCET_WITHOUT_KEY}
+          faucet
         />
       )}
 
