@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 /**
  * One runner for everything. `unit` is pure logic; `web` renders the web app's components
  * in jsdom against msw handlers; `integration` talks to a real anvil and a real database;
- * `e2e` drives Debian's Chromium against the real server.
+ * `e2e` drives Debian's Chromium against the real server; `reliability` is the reduced run of
+ * `npm run reliability` (reliability/rows.ts), after the rest.
  */
 export default defineConfig({
   test: {
@@ -12,8 +13,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "apps/*/src/**/*.test.ts",
+            "reliability/**/*.test.ts",
+          ],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**", "reliability/reliability.test.ts"],
           environment: "node",
         },
       },
@@ -42,6 +47,16 @@ export default defineConfig({
           include: ["e2e/**/*.test.ts"],
           environment: "node",
           testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: "reliability",
+          include: ["reliability/reliability.test.ts"],
+          environment: "node",
+          testTimeout: 600_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

@@ -1,5 +1,6 @@
 // `npm test`: everything — unit, web components (jsdom + msw), integration (real anvil,
-// real database) and browser tests (Debian's Chromium, installed here when missing).
+// real database), browser tests (Debian's Chromium, installed here when missing) and the
+// reduced reliability run (reliability/).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +26,7 @@ if (!existsSync(chromium)) {
 buildWebIfStale();
 
 // Browser tests start real servers and Chromium: on a 2-core machine they run after the
-// rest, not beside it, so neither starves the other. Arguments go straight to vitest.
+// rest, not beside it, so neither starves the other; the reduced reliability run comes last. Arguments go straight to vitest.
 const vitest = (args, env = {}) =>
   spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", ...args], {
     cwd: root,
@@ -41,6 +42,7 @@ const first = vitest(["--project", "unit", "--project", "web", "--project", "int
   TEST_TALLY_FILE: tally,
 });
 const second = vitest(["--project", "e2e"], { TEST_TALLY_FILE: tally });
+const third = vitest(["--project", "reliability"], { TEST_TALLY_FILE: tally });
 const [passed, failed, skipped] = readFileSync(tally, "utf8")
   .trim()
   .split("\n")
@@ -48,4 +50,4 @@ const [passed, failed, skipped] = readFileSync(tally, "utf8")
   .reduce((sum, row) => sum.map((value, i) => value + (row[i] ?? 0)), [0, 0, 0]);
 process.stdout.write(`\nall tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`);
-process.exit(first || second);
+process.exit(first || second || third);

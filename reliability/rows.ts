@@ -1,0 +1,4 @@
+import type { Row } from "./row.ts";
+
+/** Every row of the table, in the order it prints. */
+export const ROWS: readonly Row[] = [];
