@@ -78,7 +78,15 @@ const measure = async (databaseUrl: string | null, rounds: number, log: (l: stri
     let blocks = 0;
     for (; blocks < SETTLE_BLOCKS; blocks++) {
       await pass();
-      const settled = await Promise.all(cases.map((c) => c.final()));
+      // Settled means closed with nothing in flight, and the address emptied: every refund and
+      // sweep mined (a payment closed before its late money arrived is not settled yet).
+      const settled = await Promise.all(
+        cases.map(
+          async (c) =>
+            (await c.final()) &&
+            (await testChain.chain.client.getBalance({ address: c.address })) === 0n,
+        ),
+      );
       if (settled.every(Boolean)) break;
       await nextBlock(testChain);
     }
