@@ -18,10 +18,12 @@ const dropStaleDatabases = async (admin: pg.Client): Promise<void> => {
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a
  * new database on the Postgres at DATABASE_URL (dropped again by `close`; one left
- * behind by a crash is dropped by a later run once it is two hours old).
+ * behind by a crash is dropped by a later run once it is two hours old). A caller that
+ * measures on both names the Postgres to use, or `null` for PGlite whatever the environment.
  */
-export const createTestDatabase = async (): Promise<Database> => {
-  const baseUrl = process.env.DATABASE_URL;
+export const createTestDatabase = async (
+  baseUrl: string | null | undefined = process.env.DATABASE_URL,
+): Promise<Database> => {
   if (!baseUrl) return openDatabase({ dataDir: null });
 
   const name = newTestDatabaseName(Date.now(), randomBytes(4).toString("hex"));
