@@ -134,13 +134,15 @@ const measure = async (
     await Promise.all([launches, dispersals]);
 
     // The last lines may still be on their way (through Postgres, from the other process).
-    const count = () => tally(sentEventsIn(deployment.printed()), watchers);
+    const count = () => tally(deployment.printed().flatMap(sentEventsIn), watchers);
     await until(
       "every sent event to arrive",
       async () => (count().delivered === count().expected ? true : undefined),
       20_000,
     ).catch(() => undefined);
     await sleep(1000);
+    const sentBy = deployment.printed().map((output) => sentEventsIn(output).length);
+    log(`user events sent, per process: ${sentBy.join(", ")}`);
     return {
       tally: count(),
       connected,

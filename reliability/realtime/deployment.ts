@@ -13,8 +13,8 @@ export interface Deployment {
   rpcUrl: string;
   /** The superadmin key the first process printed. */
   adminKey: string;
-  /** Everything every process printed so far (its debug log included). */
-  printed(): string;
+  /** What each process printed so far (its debug log included), in process order. */
+  printed(): string[];
   stop(): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ export const deploy = async (
     urls,
     rpcUrl: anvil.url(),
     adminKey: servers[0]?.key ?? "",
-    printed: () => servers.map((server) => server.printed()).join("\n"),
+    printed: () => servers.map((server) => server.printed()),
     stop,
   };
 };
