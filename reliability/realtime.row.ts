@@ -89,8 +89,8 @@ const disperse = async (url: string, rpcUrl: string, key: string, antiBubblemaps
 };
 
 /**
- * Connects every user at once (user u to process u mod n, plus one anonymous connection per
- * process), runs the launches and dispersals through the process after the one their owner
+ * Connects every user at once (user u to process u mod n, every third user a second time on
+ * the next process, plus one anonymous connection per process), runs the launches and dispersals through the process after the one their owner
  * listens on, then compares what each connection received with what the processes logged
  * they sent.
  */
@@ -107,9 +107,12 @@ const measure = async (
   const ids = await userIdsByDevice(at(0), adminKey);
   const watchers: Watcher[] = [];
   try {
+    const idOf = (u: number) => ids.get(devices[u] as string) ?? null;
     watchers.push(
       ...(await Promise.all([
-        ...keys.map((key, u) => watch(at(u), key, ids.get(devices[u] as string) ?? null)),
+        ...keys.map((key, u) => watch(at(u), key, idOf(u))),
+        // Every third user has the app open in a second tab, on the next process.
+        ...keys.flatMap((key, u) => (u % 3 === 0 ? [watch(at(u + 1), key, idOf(u))] : [])),
         ...urls.map((url) => watch(url, null, null)),
       ])),
     );
@@ -134,7 +137,11 @@ const measure = async (
     await Promise.all([launches, dispersals]);
 
     // The last lines may still be on their way (through Postgres, from the other process).
-    const count = () => tally(deployment.printed().flatMap(sentEventsIn), watchers);
+    const count = () =>
+      tally(
+        deployment.printed().flatMap((output, n) => sentEventsIn(output, n)),
+        watchers,
+      );
     await until(
       "every sent event to arrive",
       async () => (count().delivered === count().expected ? true : undefined),
@@ -158,7 +165,7 @@ const figuresOf = (
   sizes: (typeof SIZES)[Mode],
   measured: Awaited<ReturnType<typeof measure>>,
 ): Figure[] => {
-  const { expected, delivered, foreign, unsent } = measured.tally;
+  const { expected, delivered, foreign, unsent, outOfOrder } = measured.tally;
   return [
     {
       figure: `${database}: users connected at once`,
@@ -175,6 +182,7 @@ const figuresOf = (
     },
     zero(`${database}: events reaching another user`, foreign),
     zero(`${database}: events received that the server did not send`, unsent),
+    zero(`${database}: connections hearing a process's lines out of order`, outOfOrder),
   ];
 };
 

@@ -14,9 +14,9 @@ const watcher = (
 });
 
 const sent: SentEvent[] = [
-  { userId: "u1", kind: "launch_status", message: "Bundle submitted" },
-  { userId: "u1", kind: "launch_status", message: "SUCCESS launched" },
-  { userId: "u2", kind: "dispersal_status", message: "Received 0.036 BNB" },
+  { process: 0, userId: "u1", kind: "launch_status", message: "Bundle submitted" },
+  { process: 0, userId: "u1", kind: "launch_status", message: "SUCCESS launched" },
+  { process: 0, userId: "u2", kind: "dispersal_status", message: "Received 0.036 BNB" },
 ];
 
 describe("sentEventsIn", () => {
@@ -42,7 +42,7 @@ describe("tally", () => {
       watcher("k1", "u1", [["launch_status_k1", "Bundle submitted"]]),
       watcher("k2", "u2", [["dispersal_status_k2", "Received 0.036 BNB"]]),
     ]);
-    expect(result).toEqual({ expected: 5, delivered: 4, foreign: 0, unsent: 0 });
+    expect(result).toEqual({ expected: 5, delivered: 4, foreign: 0, unsent: 0, outOfOrder: 0 });
   });
 
   it("counts an event named for another key, or any user event on an anonymous connection, as foreign", () => {
@@ -53,7 +53,7 @@ describe("tally", () => {
       ]),
       watcher(null, null, [["dispersal_status_k2", "Received 0.036 BNB"]]),
     ]);
-    expect(result).toEqual({ expected: 1, delivered: 1, foreign: 2, unsent: 0 });
+    expect(result).toEqual({ expected: 1, delivered: 1, foreign: 2, unsent: 0, outOfOrder: 0 });
   });
 
   it("counts an own event received twice, or never sent, as unsent", () => {
@@ -64,6 +64,26 @@ describe("tally", () => {
         ["launch_status_k2", "made up"],
       ]),
     ]);
-    expect(result).toEqual({ expected: 1, delivered: 1, foreign: 0, unsent: 2 });
+    expect(result).toEqual({ expected: 1, delivered: 1, foreign: 0, unsent: 2, outOfOrder: 0 });
+  });
+
+  it("counts a connection that heard one process's lines shuffled as out of order, but not lines of two processes interleaved", () => {
+    const fromTwo: SentEvent[] = [
+      { process: 0, userId: "u1", kind: "launch_status", message: "one" },
+      { process: 0, userId: "u1", kind: "launch_status", message: "two" },
+      { process: 1, userId: "u1", kind: "dispersal_status", message: "three" },
+    ];
+    const shuffled = watcher("k1", "u1", [
+      ["launch_status_k1", "two"],
+      ["launch_status_k1", "one"],
+      ["dispersal_status_k1", "three"],
+    ]);
+    const interleaved = watcher("k1", "u1", [
+      ["dispersal_status_k1", "three"],
+      ["launch_status_k1", "one"],
+      ["launch_status_k1", "two"],
+    ]);
+    expect(tally(fromTwo, [shuffled]).outOfOrder).toBe(1);
+    expect(tally(fromTwo, [interleaved]).outOfOrder).toBe(0);
   });
 });

@@ -5,6 +5,8 @@ export type UserEventKind = "launch_status" | "dispersal_status";
 
 /** A user event a server process emitted, as its debug log recorded it. */
 export interface SentEvent {
+  /** Which process sent it (its place in the deployment). */
+  process: number;
   userId: string;
   kind: UserEventKind;
   message: string;
@@ -27,7 +29,7 @@ const USER_EVENT = /^(launch_status|dispersal_status)_/;
  * The user events in a server's output: every JSON log line the app writes at debug level
  * when it emits one (`{userEvent, userId, msg}`).
  */
-export const sentEventsIn = (output: string): SentEvent[] => {
+export const sentEventsIn = (output: string, process = 0): SentEvent[] => {
   const sent: SentEvent[] = [];
   for (const line of output.split("\n")) {
     if (!line.startsWith("{") || !line.includes('"userEvent"')) continue;
@@ -38,7 +40,7 @@ export const sentEventsIn = (output: string): SentEvent[] => {
         typeof entry.userId === "string" &&
         typeof entry.msg === "string"
       )
-        sent.push({ userId: entry.userId, kind: entry.userEvent, message: entry.msg });
+        sent.push({ process, userId: entry.userId, kind: entry.userEvent, message: entry.msg });
     } catch {
       // A line cut by the pipe: the next read has it whole.
     }
@@ -55,11 +57,24 @@ export interface Tally {
   foreign: number;
   /** Events named for the connection's own key that its user was never sent (or twice). */
   unsent: number;
+  /**
+   * Connections that did not hear one process's lines for their user in the order that process
+   * sent them (a terminal would print them shuffled). Lines from different processes may
+   * interleave either way.
+   */
+  outOfOrder: number;
 }
+
+/** Whether `wanted` appears within `seen` in its own order (other items between allowed). */
+const inOrderWithin = (wanted: readonly string[], seen: readonly string[]): boolean => {
+  let next = 0;
+  for (const item of seen) if (item === wanted[next]) next += 1;
+  return next >= wanted.length;
+};
 
 /** Compares what each connection received with what the servers sent its user. */
 export const tally = (sent: readonly SentEvent[], watchers: readonly Watcher[]): Tally => {
-  const result: Tally = { expected: 0, delivered: 0, foreign: 0, unsent: 0 };
+  const result: Tally = { expected: 0, delivered: 0, foreign: 0, unsent: 0, outOfOrder: 0 };
   for (const watcher of watchers) {
     const mine = watcher.received.filter(
       (event) => watcher.key !== null && event.name.endsWith(`_${watcher.key}`),
@@ -73,14 +88,35 @@ export const tally = (sent: readonly SentEvent[], watchers: readonly Watcher[]):
       owed.set(name, (owed.get(name) ?? 0) + 1);
       result.expected += 1;
     }
+    /** What it heard that it was owed, in the order it heard it. */
+    const heard: string[] = [];
     for (const event of mine) {
       const name = `${event.name}\n${event.message}`;
       const left = owed.get(name) ?? 0;
       if (left > 0) {
         owed.set(name, left - 1);
         result.delivered += 1;
+        heard.push(name);
       } else result.unsent += 1;
     }
+    const saidBy = new Map<number, string[]>();
+    for (const event of sent)
+      if (event.userId === watcher.userId)
+        saidBy
+          .set(event.process, saidBy.get(event.process) ?? [])
+          .get(event.process)
+          ?.push(`${event.kind}_${watcher.key}\n${event.message}`);
+    const ordered = [...saidBy].every(([process, said]) => {
+      // A line another process said too could be either one's: only this process's own count.
+      const others = new Set([...saidBy].flatMap(([p, lines]) => (p === process ? [] : lines)));
+      const own = new Set(said.filter((line) => !others.has(line)));
+      // A missing line is counted above; what was heard of this process must keep its order.
+      return inOrderWithin(
+        heard.filter((line) => own.has(line)),
+        said.filter((line) => own.has(line)),
+      );
+    });
+    if (!ordered) result.outOfOrder += 1;
   }
   return result;
 };
