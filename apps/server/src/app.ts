@@ -146,6 +146,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     handshakeLimit: options.socketHandshakes,
     trustProxy: options.trustProxy,
     shared,
+    log: server.log,
   });
   server.addHook("preClose", async () => realtime.disconnectAll());
   server.addHook("onClose", () => realtime.close());
@@ -232,12 +233,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     bnbUsdPrice: options.bnbUsdPrice,
     auth,
     transactions: options.transactions,
-    emit: (userId, kind, message) => {
-      // What each user was sent, for an operator (and the realtime reliability row) to compare
-      // with what their connections received: the user's id only, never their key.
-      server.log.debug({ userEvent: kind, userId }, message);
-      void realtime.emitToUser(userId, kind, { message });
-    },
+    emit: (userId, kind, message) => void realtime.emitToUser(userId, kind, { message }),
     log: (message) => server.log.warn(message),
   });
   const {

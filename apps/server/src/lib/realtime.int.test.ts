@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { ERROR_CATALOGUE } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
 
 let app: TestApp;
@@ -59,6 +59,22 @@ describe("realtime", () => {
     expect(eventsA2).toEqual([[`launch_status_${keyA}`, { message: "for A" }]]);
     expect(eventsB).toEqual([[`dispersal_status_${keyB}`, { message: "for B" }]]);
     expect(eventsAnon).toEqual([]);
+  });
+
+  it("logs each user event it emits at debug level by the user's id, never by the key", async () => {
+    const key = await app.auth.mintKey("user");
+    const user = await app.auth.authenticate(key);
+    const logged: unknown[][] = [];
+    const debug = vi
+      .spyOn(app.server.log, "debug")
+      .mockImplementation((...args: unknown[]) => void logged.push(args));
+    try {
+      await app.realtime.emitToUser(user?.id ?? "", "launch_status", { message: "Bundle sent" });
+    } finally {
+      debug.mockRestore();
+    }
+    expect(logged).toEqual([[{ userEvent: "launch_status", userId: user?.id }, "Bundle sent"]]);
+    expect(JSON.stringify(logged)).not.toContain(key);
   });
 
   it("broadcasts the block number to every connection, with or without a key", async () => {
