@@ -152,6 +152,11 @@ export const payments = pgTable(
       .default("open"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /**
+     * The block up to which the payment was judged when it was credited: a deposit in a later
+     * block came after it was complete and goes back in full.
+     */
+    paidBlock: bigint("paid_block", { mode: "bigint" }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     /** The fee was sent to the treasury. */
     sweptAt: timestamp("swept_at", { withTimezone: true }),

@@ -1,5 +1,5 @@
 import { MULTICALL3_ADDRESS } from "@bundler/contracts";
-import type { Address, Client, Hex } from "viem";
+import { type Address, type Client, type Hex, numberToHex } from "viem";
 import { call } from "viem/actions";
 import { ChainError } from "../errors.ts";
 import { rpcBatch } from "./rpcBatch.ts";
@@ -27,8 +27,11 @@ export const aggregate3 = async (
   {
     callsPerRequest = CALLS_PER_MULTICALL,
     what = `${callsPerRequest} values`,
+    blockNumber,
   }: {
     callsPerRequest?: number;
+    /** Read at this block rather than the latest. */
+    blockNumber?: bigint;
     /** Names one request's worth in the error a non-http transport gets ("500 balances"). */
     what?: string;
   } = {},
@@ -37,7 +40,7 @@ export const aggregate3 = async (
   const payloads: Hex[] = [];
   for (let i = 0; i < calls.length; i += callsPerRequest)
     payloads.push(encodeAggregate3(calls.slice(i, i + callsPerRequest)));
-  const answers = await ethCalls(client, payloads, what);
+  const answers = await ethCalls(client, payloads, what, blockNumber);
   return answers.flatMap(decodeAggregate3);
 };
 
@@ -121,9 +124,14 @@ export const decodeAggregate3 = (data: Hex): Aggregate3Result[] => {
 };
 
 /** One `eth_call` to Multicall3 per payload, in one HTTP request. */
-const ethCalls = async (client: Client, payloads: Hex[], what: string): Promise<Hex[]> => {
+const ethCalls = async (
+  client: Client,
+  payloads: Hex[],
+  what: string,
+  blockNumber: bigint | undefined,
+): Promise<Hex[]> => {
   if (payloads.length === 1) {
-    const { data } = await call(client, { to: MULTICALL3_ADDRESS, data: payloads[0] });
+    const { data } = await call(client, { to: MULTICALL3_ADDRESS, data: payloads[0], blockNumber });
     return [data ?? "0x"];
   }
   const url = (client.transport as { type?: string; url?: string }).url;
@@ -134,7 +142,10 @@ const ethCalls = async (client: Client, payloads: Hex[], what: string): Promise<
     url,
     payloads.map((data) => ({
       method: "eth_call",
-      params: [{ to: MULTICALL3_ADDRESS, data }, "latest"],
+      params: [
+        { to: MULTICALL3_ADDRESS, data },
+        blockNumber === undefined ? "latest" : numberToHex(blockNumber),
+      ],
     })),
   );
   return answers.map((answer) => {

@@ -179,6 +179,22 @@ describe("getBalances", () => {
     expect(balances).toEqual(await oneByOne(addresses));
   });
 
+  it("reads the balances as they were at a given block, in one request or in a batch", async () => {
+    const late = privateKeyToAccount(generatePrivateKey()).address;
+    // A block mined after `before` freezes its state (anvil_setBalance edits the latest one).
+    await direct.request({ method: "evm_mine" as never, params: [] as never });
+    const before = await direct.getBlockNumber();
+    await direct.request({ method: "evm_mine" as never, params: [] as never });
+    await setBalances([[late, parseEther("3")]]);
+    await direct.request({ method: "evm_mine" as never, params: [] as never });
+    for (const owners of [[late], [...addresses, late]]) {
+      const then = await getBalances(client, { addresses: owners, blockNumber: before });
+      const now = await getBalances(client, { addresses: owners });
+      expect(then.at(-1)?.bnb).toBe(0n);
+      expect(now.at(-1)?.bnb).toBe(parseEther("3"));
+    }
+  });
+
   it("reads BNB alone (no token) in one RPC request, token balances reported as 0", async () => {
     const owners = addresses.slice(100, 300);
     const balances = await getBalances(client, { addresses: owners });

@@ -5,6 +5,8 @@ export interface GetBalancesParameters {
   addresses: readonly Address[];
   /** Also read this token's balance for every address. */
   token?: Address;
+  /** Read at this block rather than the latest. */
+  blockNumber?: bigint;
 }
 
 export type GetBalancesReturnType = Array<{ address: Address; bnb: bigint; token: bigint }>;
@@ -22,7 +24,7 @@ export const ADDRESSES_PER_MULTICALL = 500;
  */
 export const getBalances = async (
   client: Client,
-  { addresses, token }: GetBalancesParameters,
+  { addresses, token, blockNumber }: GetBalancesParameters,
 ): Promise<GetBalancesReturnType> => {
   if (addresses.length === 0) return [];
   const stride = token ? 2 : 1;
@@ -35,6 +37,7 @@ export const getBalances = async (
     {
       callsPerRequest: ADDRESSES_PER_MULTICALL * stride,
       what: `${ADDRESSES_PER_MULTICALL} balances`,
+      blockNumber,
     },
   );
   const values = results.map((result) => hexToBigInt(result.returnData));

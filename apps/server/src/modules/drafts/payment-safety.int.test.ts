@@ -7,6 +7,7 @@ import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller, draftInput, payerOn } from "../../test/drafts-api.ts";
+import { contractPayerOn, forwarderOn } from "../../test/forwarder.ts";
 
 /** Issue 11, items 2, 3 and 10: every refund and sweep happens once, to the right place. */
 let testChain: TestChain;
@@ -141,6 +142,61 @@ describe("refunds and sweeps", () => {
     const refunded = (await balance(account.address)) - payerBefore;
     const swept = (await balance(treasury)) - treasuryBefore;
     expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
+    expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
+    expect(await sent(address)).toBe(2);
+  }, 180_000);
+
+  /** A contract pays the fee (no block scan sees it) and a plain transfer of `extra` comes too. */
+  const contractPaidWithExtra = async (order: "extra first" | "extra after the credit") => {
+    const id = await newDraft();
+    const address = await startPayment(id);
+    const contract = await contractPayerOn(testChain, await forwarderOn(testChain));
+    const plain = await payerOn(testChain);
+    const extra = parseEther("0.004");
+    const plainBefore = await balance(plain.account.address);
+    const treasuryBefore = await balance(treasury);
+    if (order === "extra first") {
+      const { gas } = await plain.pay(address, extra);
+      await watcher().tick();
+      expect((await draftOf(id)).status).toBe("pending_payment");
+      await contract.pay(address, FEE);
+      await tickUntil(async () => (await balance(address)) === 0n);
+      return {
+        id,
+        refunded: (await balance(plain.account.address)) - plainBefore + gas + extra,
+        extra,
+        treasuryBefore,
+        address,
+      };
+    }
+    await contract.pay(address, FEE);
+    await tickUntil(async () => (await draftOf(id)).status === "paid");
+    const { gas } = await plain.pay(address, extra);
+    await tickUntil(async () => (await balance(address)) === 0n);
+    return {
+      id,
+      refunded: (await balance(plain.account.address)) - plainBefore + gas + extra,
+      extra,
+      treasuryBefore,
+      address,
+    };
+  };
+
+  it("refunds a plain transfer in full when a contract's transfer, unseen by the scan, paid the fee beside it", async () => {
+    const { id, refunded, extra, treasuryBefore, address } =
+      await contractPaidWithExtra("extra first");
+    expect((await draftOf(id)).status).toBe("paid");
+    expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
+    const swept = (await balance(treasury)) - treasuryBefore;
+    expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
+    expect(await sent(address)).toBe(2);
+  }, 180_000);
+
+  it("refunds a plain transfer in full when it came after a contract's transfer had paid the fee", async () => {
+    const { refunded, extra, treasuryBefore, address } =
+      await contractPaidWithExtra("extra after the credit");
+    expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
+    const swept = (await balance(treasury)) - treasuryBefore;
     expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
     expect(await sent(address)).toBe(2);
   }, 180_000);

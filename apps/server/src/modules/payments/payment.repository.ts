@@ -147,15 +147,28 @@ export class PaymentRepository {
    * The single conditional transition that credits a payment: exactly one caller gets `true`,
    * however many watchers or restarts race on it. A launch fee moves its draft to paid; `credited`
    * runs in the same transaction (a referral reward), so it happens exactly when the credit does.
+   * `credit` says the block it was judged at and, for a credit by balance, each deposit's part
+   * that goes back (money the scan did not see counted first).
    */
-  async markPaid(payment: PaymentRow, credited?: PaymentCredited): Promise<boolean> {
+  async markPaid(
+    payment: PaymentRow,
+    credit: { paidBlock: bigint; refundable: Array<{ txHash: string; refundable: string }> },
+    credited?: PaymentCredited,
+  ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [won] = await tx
         .update(payments)
-        .set({ status: "paid", paidAt: sql`now()` })
+        .set({ status: "paid", paidAt: sql`now()`, paidBlock: credit.paidBlock })
         .where(and(eq(payments.id, payment.id), eq(payments.status, "open")))
         .returning();
       if (!won) return false;
+      for (const { txHash, refundable } of credit.refundable)
+        await tx
+          .update(paymentDeposits)
+          .set({ refundable })
+          .where(
+            and(eq(paymentDeposits.txHash, txHash), eq(paymentDeposits.paymentId, payment.id)),
+          );
       if (won.draftId)
         await tx
           .update(drafts)

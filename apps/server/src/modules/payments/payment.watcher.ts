@@ -57,6 +57,26 @@ export interface PaymentWatcherOptions {
  * manager under a key naming what it pays (the deposit it refunds, the payment it sweeps), so a
  * restart, a crash or a second worker can never pay anything twice.
  */
+/**
+ * A payment credited by its balance: money the block scan did not see (a contract's internal
+ * transfer) is counted toward the amount first, so that the plain deposits beside it keep only
+ * what the amount still needs and the rest goes back to their senders. Answers each deposit's
+ * new refundable part.
+ */
+const unseenFirst = (payment: PaymentRow, deposits: DepositRow[], balance: bigint) => {
+  const seen = deposits.reduce((sum, d) => sum + BigInt(d.value), 0n);
+  const unseen = balance > seen ? balance - seen : 0n;
+  let needed = BigInt(payment.amount) > unseen ? BigInt(payment.amount) - unseen : 0n;
+  const ordered = [...deposits].sort((a, b) => Number(a.blockNumber - b.blockNumber));
+  return ordered.map((deposit) => {
+    const value = BigInt(deposit.value);
+    const wasKept = value - BigInt(deposit.refundable);
+    const keep = wasKept < needed ? wasKept : needed;
+    needed -= keep;
+    return { txHash: deposit.txHash, refundable: (value - keep).toString() };
+  });
+};
+
 export class PaymentWatcher {
   private readonly cursors: ChainCursors;
   private readonly refundRoute: RefundRoute;
@@ -85,8 +105,10 @@ export class PaymentWatcher {
     const scanned = await this.scanDeposits(head);
     const active = await this.payments.active();
     if (active.length === 0) return;
+    // At the head itself: a credit knows which blocks' deposits its balance already held.
     const balances = await getBalances(this.chain.client, {
       addresses: active.map((p) => p.address as Address),
+      blockNumber: head,
     });
     const deposits = await this.payments.depositsOf(active.map((p) => p.id));
     const headTime = lazy(() => this.blockTime(head));
@@ -94,7 +116,7 @@ export class PaymentWatcher {
     for (const [i, payment] of active.entries()) {
       if (payment.status !== "open") continue;
       const balance = balances[i]?.bnb ?? 0n;
-      await this.decide(payment, balance, depositsOf(payment), scanned > head, headTime);
+      await this.decide(payment, balance, depositsOf(payment), { head, scanned }, headTime);
     }
     await this.payments.setBalances(
       active.map((payment, i) => ({ payment, balance: balances[i]?.bnb ?? 0n })),
@@ -114,23 +136,33 @@ export class PaymentWatcher {
     }
   }
 
-  /** open → paid when the money arrived in time, or → expired once it surely did not. */
+  /**
+   * open → paid when the money arrived in time, or → expired once it surely did not. A credit
+   * records the block it was judged at (`paidBlock`): deposits after it go back in full.
+   */
   private async decide(
     payment: PaymentRow,
     balance: bigint,
     deposits: DepositRow[],
-    fullyScanned: boolean,
+    { head, scanned }: { head: bigint; scanned: bigint },
     headTime: () => Promise<number>,
   ): Promise<void> {
+    const fullyScanned = scanned > head;
     const amount = BigInt(payment.amount);
     const kept = deposits.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
     const owedBack = deposits.reduce((sum, d) => sum + BigInt(d.refundable), 0n);
     const expiresAt = payment.expiresAt.getTime();
-    // Seen in the balance before the window closed counts as in time too: a transfer made by
-    // a contract (an exchange's batch payout) is not found by the block scan.
-    const inTime = kept >= amount || Date.now() <= expiresAt;
-    if (inTime && balance - owedBack >= amount) {
-      if (await this.payments.markPaid(payment, this.options.credited)) {
+    // Seen in the balance before the window closed counts as in time too: a transfer made by a
+    // contract (an exchange's batch payout) is not found by the block scan. Judged by the
+    // balance only once every block up to the head is read, so that the deposits it holds are
+    // known.
+    const byScan = kept >= amount;
+    const byBalance = !byScan && fullyScanned && Date.now() <= expiresAt;
+    if ((byScan || byBalance) && balance - owedBack >= amount) {
+      const credit = byScan
+        ? { paidBlock: scanned - 1n, refundable: [] }
+        : { paidBlock: head, refundable: unseenFirst(payment, deposits, balance) };
+      if (await this.payments.markPaid(payment, credit, this.options.credited)) {
         payment.status = "paid";
         this.options.onPaid?.(payment);
       }
@@ -166,8 +198,10 @@ export class PaymentWatcher {
     const late =
       blockTime.getTime() > payment.expiresAt.getTime() + LATE_SLACK_MS ||
       (payment.closedAt !== null && payment.status === "cancelled" && blockTime > payment.closedAt);
+    // A deposit in a block after the one the payment was credited at came after it was complete.
+    const afterCredit = payment.paidBlock !== null && blockNumber > payment.paidBlock;
     const counted = earlier.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
-    const owedToFee = late ? 0n : BigInt(payment.amount) - counted;
+    const owedToFee = late || afterCredit ? 0n : BigInt(payment.amount) - counted;
     const keep = owedToFee <= 0n ? 0n : owedToFee < value ? owedToFee : value;
     await this.payments.insertDeposit({
       txHash: transfer.hash,
