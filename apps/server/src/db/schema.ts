@@ -390,6 +390,11 @@ export const dispersals = pgTable(
     status: text("status", { enum: DISPERSAL_STATUSES }).notNull().default("pending"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     fundedAt: timestamp("funded_at", { withTimezone: true }),
+    /**
+     * The block up to which the funding was judged: a deposit in a later block came after it
+     * was complete and goes back in full.
+     */
+    fundedBlock: bigint("funded_block", { mode: "bigint" }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
     /** The sender of the funding; refunds and stuck amounts go back there. */
     funder: text("funder"),

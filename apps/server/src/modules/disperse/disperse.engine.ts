@@ -9,6 +9,7 @@ import {
 import { type Address, formatEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
+import { applyCredit, type Credit, creditOf, keptPart } from "../../lib/deposit-credit.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
@@ -117,16 +118,16 @@ export class DisperseEngine {
     );
     const pending = active.filter((d) => d.status === "pending");
     if (pending.length > 0) {
+      // At the head itself: a funding knows which blocks' deposits its balance already held.
       const balances = await getBalances(this.chain.client, {
         addresses: pending.map((d) => d.receiver as Address),
+        blockNumber: head,
       });
       for (const [i, d] of pending.entries())
-        await this.checkFunding(
-          d,
-          balances[i]?.bnb ?? 0n,
-          deposits.get(d.id) ?? [],
-          scanned > head,
-        );
+        await this.checkFunding(d, balances[i]?.bnb ?? 0n, deposits.get(d.id) ?? [], {
+          head,
+          scanned,
+        });
     }
 
     const moving = active.filter((d) => MOVING.includes(d.status));
@@ -172,9 +173,14 @@ export class DisperseEngine {
     const late =
       transfer.blockTime.getTime() > d.expiresAt.getTime() + 1000 ||
       (d.status === "cancelled" && d.closedAt !== null && transfer.blockTime > d.closedAt);
-    const kept = earlier.reduce((sum, r) => sum + BigInt(r.value) - BigInt(r.refundable), 0n);
-    const owed = late ? 0n : BigInt(d.amount) - kept;
-    const keep = owed <= 0n ? 0n : owed < transfer.value ? owed : transfer.value;
+    const keep = keptPart({
+      amount: BigInt(d.amount),
+      earlier,
+      value: transfer.value,
+      late,
+      blockNumber: transfer.blockNumber,
+      creditedAt: d.fundedBlock,
+    });
     return {
       txHash: transfer.hash,
       dispersalId: d.id,
@@ -193,26 +199,37 @@ export class DisperseEngine {
    * payout) is not a transaction of the block. Such money has no sender we know, so it has no
    * funder: what cannot be delivered then stays in a wallet whose key is stored.
    */
+  /** Who paid most of what the funding keeps; null when the balance alone funded it. */
+  private funderOf(deposits: DepositRow[], credit: Credit): string | null {
+    const refundable = new Map(credit.refundable.map((r) => [r.txHash, r.refundable]));
+    let funder: string | null = null;
+    let most = 0n;
+    for (const r of deposits) {
+      const kept = BigInt(r.value) - BigInt(refundable.get(r.txHash) ?? r.refundable);
+      if (kept > most) [funder, most] = [r.from, kept];
+    }
+    return funder;
+  }
+
   private async checkFunding(
     d: DispersalRow,
     balance: bigint,
     deposits: DepositRow[],
-    fullyScanned: boolean,
+    { head, scanned }: { head: bigint; scanned: bigint },
   ): Promise<void> {
-    const kept = deposits.map((r) => ({
-      from: r.from,
-      kept: BigInt(r.value) - BigInt(r.refundable),
-    }));
-    const total = kept.reduce((sum, r) => sum + r.kept, 0n);
-    const owedBack = deposits.reduce((sum, r) => sum + BigInt(r.refundable), 0n);
     const amount = BigInt(d.amount);
-    const inTime = total >= amount || Date.now() <= d.expiresAt.getTime();
-    if (inTime && balance - owedBack >= amount) {
-      const funder =
-        kept.length > 0 ? kept.reduce((best, r) => (r.kept > best.kept ? r : best)).from : null;
-      if (
-        await this.repo.transition(d.id, ["pending"], "sending", { fundedAt: new Date(), funder })
-      ) {
+    const credit = creditOf({
+      amount,
+      deposits,
+      balance,
+      head,
+      scanned,
+      windowOpen: Date.now() <= d.expiresAt.getTime(),
+    });
+    if (credit) {
+      const funder = this.funderOf(deposits, credit);
+      if (await this.repo.fund(d.id, credit, funder)) {
+        applyCredit(deposits, credit);
         d.status = "sending";
         d.funder = funder;
         this.options.emit(
@@ -222,6 +239,7 @@ export class DisperseEngine {
       }
       return;
     }
+    const fullyScanned = scanned > head;
     // Expire only once every block up to the head has been scanned: a payment made in time counts.
     if (Date.now() > d.expiresAt.getTime() && fullyScanned) {
       if (await this.repo.transition(d.id, ["pending"], "expired", { closedAt: new Date() })) {

@@ -357,6 +357,34 @@ describe("funding by a contract", () => {
     expect(await balance(created.receiver)).toBe(0n);
     expect((await status(created.receiver)).refunds).toEqual([]);
   });
+
+  for (const order of ["before it", "after it had funded the dispersal"] as const)
+    it(`refunds in full a plain transfer that came ${order}`, async () => {
+      const created = await create([fresh()], ["0.01"], false);
+      const contract = await contractPayerOn(testChain, await forwarderOn(testChain));
+      const { address: plainPayer, pay } = await payer();
+      const extra = parseEther("0.004");
+      if (order === "before it") {
+        await pay(created.receiver, extra);
+        await app.disperseEngine?.tick();
+        expect((await status(created.receiver)).status).toBe("pending");
+      }
+      await contract.pay(created.receiver as Address, parseEther(created.amount));
+      if (order !== "before it") {
+        await untilStatus(created.receiver, "completed");
+        await pay(created.receiver, extra);
+      }
+      await tickUntil(async () => {
+        const now = await status(created.receiver);
+        return now.status === "completed" && now.refunds[0]?.status === "confirmed";
+      });
+      const { fee } = await ledger(created.receiver);
+      const done = await status(created.receiver);
+      expect(done.refunds).toHaveLength(1);
+      expect(done.refunds[0]).toMatchObject({ kind: "refund", to: plainPayer });
+      expect(parseEther(done.refunds[0]?.amount ?? "0")).toBe(extra - fee);
+      expect(await balance(created.receiver)).toBe(0n);
+    });
 });
 
 describe("payments that are not owed", () => {

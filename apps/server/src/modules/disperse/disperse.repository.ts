@@ -2,6 +2,7 @@ import type { DispersalStatus } from "@bundler/shared";
 import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { dispersalDeposits, dispersalLegs, dispersals } from "../../db/schema.ts";
+import type { Credit } from "../../lib/deposit-credit.ts";
 
 export type DispersalRow = typeof dispersals.$inferSelect;
 export type LegRow = typeof dispersalLegs.$inferSelect;
@@ -171,6 +172,27 @@ export class DisperseRepository {
       .where(and(eq(dispersals.id, id), inArray(dispersals.status, from)))
       .returning({ id: dispersals.id });
     return rows.length > 0;
+  }
+
+  /**
+   * pending → sending, with its funder and the block its funding was judged at, and each
+   * deposit's part that goes back (`credit`), in one transaction; false when no longer pending.
+   */
+  async fund(id: string, credit: Credit, funder: string | null): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [won] = await tx
+        .update(dispersals)
+        .set({ status: "sending", fundedAt: new Date(), fundedBlock: credit.atBlock, funder })
+        .where(and(eq(dispersals.id, id), eq(dispersals.status, "pending")))
+        .returning({ id: dispersals.id });
+      if (!won) return false;
+      for (const { txHash, refundable } of credit.refundable)
+        await tx
+          .update(dispersalDeposits)
+          .set({ refundable })
+          .where(and(eq(dispersalDeposits.txHash, txHash), eq(dispersalDeposits.dispersalId, id)));
+      return true;
+    });
   }
 
   async legs(dispersalId: string): Promise<LegRow[]> {

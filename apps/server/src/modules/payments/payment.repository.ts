@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { drafts, paymentDeposits, payments } from "../../db/schema.ts";
+import type { Credit } from "../../lib/deposit-credit.ts";
 import type { DraftRow, PaymentRow } from "../drafts/drafts.repository.ts";
 
 export type DepositRow = typeof paymentDeposits.$inferSelect;
@@ -152,13 +153,13 @@ export class PaymentRepository {
    */
   async markPaid(
     payment: PaymentRow,
-    credit: { paidBlock: bigint; refundable: Array<{ txHash: string; refundable: string }> },
+    credit: Credit,
     credited?: PaymentCredited,
   ): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const [won] = await tx
         .update(payments)
-        .set({ status: "paid", paidAt: sql`now()`, paidBlock: credit.paidBlock })
+        .set({ status: "paid", paidAt: sql`now()`, paidBlock: credit.atBlock })
         .where(and(eq(payments.id, payment.id), eq(payments.status, "open")))
         .returning();
       if (!won) return false;

@@ -2,6 +2,7 @@ import { getBalances, keyAccount, TRANSFER_GAS } from "@bundler/chain";
 import { type Address, formatEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
+import { applyCredit, creditOf, keptPart } from "../../lib/deposit-credit.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
@@ -57,26 +58,6 @@ export interface PaymentWatcherOptions {
  * manager under a key naming what it pays (the deposit it refunds, the payment it sweeps), so a
  * restart, a crash or a second worker can never pay anything twice.
  */
-/**
- * A payment credited by its balance: money the block scan did not see (a contract's internal
- * transfer) is counted toward the amount first, so that the plain deposits beside it keep only
- * what the amount still needs and the rest goes back to their senders. Answers each deposit's
- * new refundable part.
- */
-const unseenFirst = (payment: PaymentRow, deposits: DepositRow[], balance: bigint) => {
-  const seen = deposits.reduce((sum, d) => sum + BigInt(d.value), 0n);
-  const unseen = balance > seen ? balance - seen : 0n;
-  let needed = BigInt(payment.amount) > unseen ? BigInt(payment.amount) - unseen : 0n;
-  const ordered = [...deposits].sort((a, b) => Number(a.blockNumber - b.blockNumber));
-  return ordered.map((deposit) => {
-    const value = BigInt(deposit.value);
-    const wasKept = value - BigInt(deposit.refundable);
-    const keep = wasKept < needed ? wasKept : needed;
-    needed -= keep;
-    return { txHash: deposit.txHash, refundable: (value - keep).toString() };
-  });
-};
-
 export class PaymentWatcher {
   private readonly cursors: ChainCursors;
   private readonly refundRoute: RefundRoute;
@@ -147,28 +128,24 @@ export class PaymentWatcher {
     { head, scanned }: { head: bigint; scanned: bigint },
     headTime: () => Promise<number>,
   ): Promise<void> {
-    const fullyScanned = scanned > head;
-    const amount = BigInt(payment.amount);
-    const kept = deposits.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
-    const owedBack = deposits.reduce((sum, d) => sum + BigInt(d.refundable), 0n);
     const expiresAt = payment.expiresAt.getTime();
-    // Seen in the balance before the window closed counts as in time too: a transfer made by a
-    // contract (an exchange's batch payout) is not found by the block scan. Judged by the
-    // balance only once every block up to the head is read, so that the deposits it holds are
-    // known.
-    const byScan = kept >= amount;
-    const byBalance = !byScan && fullyScanned && Date.now() <= expiresAt;
-    if ((byScan || byBalance) && balance - owedBack >= amount) {
-      const credit = byScan
-        ? { paidBlock: scanned - 1n, refundable: [] }
-        : { paidBlock: head, refundable: unseenFirst(payment, deposits, balance) };
+    const credit = creditOf({
+      amount: BigInt(payment.amount),
+      deposits,
+      balance,
+      head,
+      scanned,
+      windowOpen: Date.now() <= expiresAt,
+    });
+    if (credit) {
       if (await this.payments.markPaid(payment, credit, this.options.credited)) {
+        applyCredit(deposits, credit);
         payment.status = "paid";
         this.options.onPaid?.(payment);
       }
       return;
     }
-    if (Date.now() <= expiresAt || !fullyScanned) return;
+    if (Date.now() <= expiresAt || scanned <= head) return;
     // Every block that could hold an in-time deposit (block time up to expiresAt + 1 s) is read.
     if ((await headTime()) <= expiresAt + LATE_SLACK_MS) return;
     if (await this.payments.close(payment.id, "expired")) payment.status = "expired";
@@ -198,11 +175,14 @@ export class PaymentWatcher {
     const late =
       blockTime.getTime() > payment.expiresAt.getTime() + LATE_SLACK_MS ||
       (payment.closedAt !== null && payment.status === "cancelled" && blockTime > payment.closedAt);
-    // A deposit in a block after the one the payment was credited at came after it was complete.
-    const afterCredit = payment.paidBlock !== null && blockNumber > payment.paidBlock;
-    const counted = earlier.reduce((sum, d) => sum + BigInt(d.value) - BigInt(d.refundable), 0n);
-    const owedToFee = late || afterCredit ? 0n : BigInt(payment.amount) - counted;
-    const keep = owedToFee <= 0n ? 0n : owedToFee < value ? owedToFee : value;
+    const keep = keptPart({
+      amount: BigInt(payment.amount),
+      earlier,
+      value,
+      late,
+      blockNumber,
+      creditedAt: payment.paidBlock,
+    });
     await this.payments.insertDeposit({
       txHash: transfer.hash,
       paymentId: payment.id,

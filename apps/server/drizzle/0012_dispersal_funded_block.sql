@@ -1,0 +1,1 @@
+ALTER TABLE "dispersals" ADD COLUMN "funded_block" bigint;
