@@ -130,7 +130,7 @@ const figures = (database: string, outcomes: Outcome[]): Figure[] => [
 
 export const paymentsRow: Row = {
   name: "payments",
-  what: "late, excess, duplicate, after-cancel and contract-sent payments for launch fees, dispersals and paid keys: refunded minus gas or credited once",
+  what: "late, excess, duplicate, after-cancel, contract-sent and contract-plus-plain payments for launch fees, dispersals and paid keys: refunded minus gas or credited once",
   async run(context: RowContext) {
     const rounds = context.mode === "full" ? 3 : 1;
     const all: Figure[] = [];

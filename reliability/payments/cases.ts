@@ -1,7 +1,7 @@
 import type { Dispersal } from "@bundler/shared";
 import { eq } from "drizzle-orm";
-import { type Address, type Hash, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, createWalletClient, type Hash, http, parseEther } from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { chainTxs, dispersals, payments } from "../../apps/server/src/db/schema.ts";
 import type { TestApp } from "../../apps/server/src/test/app.ts";
 import type { TestChain } from "../../apps/server/src/test/chain.ts";
@@ -13,7 +13,14 @@ import { publicCaller } from "../../apps/server/src/test/referral.ts";
 export const KINDS = ["launch fee", "dispersal", "paid key"] as const;
 export type Kind = (typeof KINDS)[number];
 /** How it arrives. */
-export const WAYS = ["late", "excess", "duplicate", "after cancel", "contract-sent"] as const;
+export const WAYS = [
+  "late",
+  "excess",
+  "duplicate",
+  "after cancel",
+  "contract-sent",
+  "contract, then plain",
+] as const;
 export type Way = (typeof WAYS)[number];
 
 /** Over the amount, in the excess case. */
@@ -23,7 +30,8 @@ const EXTRA = parseEther("0.003");
  * What the README promises for each way: late and after-cancel money goes back (minus the
  * refund's gas) and nothing is credited; the excess and a second payment to the same address
  * go back and the amount is credited; a contract's internal transfer made in time is credited
- * (it shows in the balance before the window closes).
+ * (it shows in the balance before the window closes), and a plain transfer from the same payer
+ * beside it goes back in full (the contract's money counts first).
  */
 export const PROMISE: Record<Way, { credited: boolean; refunds: number }> = {
   late: { credited: false, refunds: 1 },
@@ -31,6 +39,7 @@ export const PROMISE: Record<Way, { credited: boolean; refunds: number }> = {
   duplicate: { credited: true, refunds: 1 },
   "after cancel": { credited: false, refunds: 1 },
   "contract-sent": { credited: true, refunds: 0 },
+  "contract, then plain": { credited: true, refunds: 1 },
 };
 
 /** One payment made to one of our addresses, and how to read what became of it. */
@@ -61,18 +70,30 @@ export interface Harness {
 
 type Pay = (to: Address, value: bigint) => Promise<{ gas: bigint }>;
 
+/** A plain transfer of EXTRA from `account` (beside its contract's payment); answers its gas. */
+const plainTransfer = async (h: Harness, account: PrivateKeyAccount, to: Address) => {
+  const wallet = createWalletClient({ account, transport: http(h.testChain.local.rpcUrl) });
+  const hash = await wallet.sendTransaction({ chain: null, to, value: EXTRA });
+  const receipt = await h.testChain.chain.client.waitForTransactionReceipt({
+    hash,
+    pollingInterval: 200,
+  });
+  return receipt.gasUsed * receipt.effectiveGasPrice;
+};
+
 /** Pays as the way says, from a fresh payer; answers the payer, its start and its gas. */
 const payAs = async (h: Harness, way: Way, address: Address, amount: bigint) => {
-  const payer =
-    way === "contract-sent"
-      ? await contractPayerOn(h.testChain, h.forwarder)
-      : await payerOn(h.testChain);
+  const byContract = way === "contract-sent" || way === "contract, then plain";
+  const payer = byContract
+    ? await contractPayerOn(h.testChain, h.forwarder)
+    : await payerOn(h.testChain);
   const start = await h.testChain.chain.client.getBalance({ address: payer.account.address });
   const pay: Pay = payer.pay;
   const values =
     way === "excess" ? [amount + EXTRA] : way === "duplicate" ? [amount, amount] : [amount];
   let ownGas = 0n;
   for (const value of values) ownGas += (await pay(address, value)).gas;
+  if (way === "contract, then plain") ownGas += await plainTransfer(h, payer.account, address);
   return { payer: payer.account.address, start, ownGas };
 };
 
