@@ -159,3 +159,48 @@ describe("the job engine", () => {
     await again?.();
   });
 });
+
+// Without a polling override: on PGlite idle workers ask every 10 s (the one process sends every
+// job and wakes its workers), so each of these fails if its work waited for that poll.
+describe("the job engine with its default polling", () => {
+  const defaultEngine = async () => {
+    const started = await JobEngine.start(database.jobStore);
+    engines.push(started);
+    return started;
+  };
+  const POLL_MS = 10_000;
+
+  it("runs a job sent to start later once it is due, before the next poll", async () => {
+    const jobs = await defaultEngine();
+    let ranAt = 0;
+    await jobs.queue({ name: "later" }, async () => {
+      ranAt = Date.now();
+    });
+    const sentAt = Date.now();
+    await jobs.send("later", {}, { startAfter: new Date(sentAt + 1_000) });
+    await until(() => ranAt > 0, POLL_MS - 1_000);
+    expect(ranAt - sentAt).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("retries a failed job after its retry delay, before the next poll", async () => {
+    const jobs = await defaultEngine();
+    let attempts = 0;
+    await jobs.queue({ name: "flaky", retryLimit: 2, retryDelay: 1 }, async () => {
+      attempts++;
+      if (attempts === 1) throw new Error("first attempt fails");
+    });
+    await jobs.send("flaky", {});
+    await until(() => attempts === 2, POLL_MS - 1_000);
+  });
+
+  it("runs jobs sent while another one ran one after another, not one per poll", async () => {
+    const jobs = await defaultEngine();
+    let done = 0;
+    await jobs.queue({ name: "slow" }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      done++;
+    });
+    for (let n = 0; n < 4; n++) await jobs.send("slow", { n });
+    await until(() => done === 4, POLL_MS - 1_000);
+  });
+});
