@@ -9,9 +9,11 @@ const GOAL_P99_MS = 100;
 const GOAL_MAX_MS = 2_000;
 
 const SIZES = {
-  full: { users: 200, seconds: 60, warmupSeconds: 10, bundles: 5 },
-  reduced: { users: 50, seconds: 10, warmupSeconds: 3, bundles: 2 },
+  full: { users: 200, seconds: 60, warmupSeconds: 10, bundles: 5, idleSeconds: 10 },
+  reduced: { users: 50, seconds: 10, warmupSeconds: 3, bundles: 2, idleSeconds: 5 },
 } as const;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A latency figure: in full it decides; reduced (a shared CI machine, where wall-clock time is
@@ -31,23 +33,32 @@ const timing = (
     : { figure, measured: ms(value), goal: `${goal} (full run; reduced: printed only)`, met: true };
 };
 
-/** One phase on one server: its figures and the server's CPU time per answered request. */
+/**
+ * One phase on one server: its figures and the server's CPU time per request (everything it
+ * spent, and less what it spends idle on its per-block work), which the machine's other load
+ * does not change the way it changes latency.
+ */
 const phase = async (
   context: RowContext,
   label: string,
   run: () => Promise<MixResult>,
   pid: number,
   seconds: number,
+  idleCpuMsPerSecond: number,
 ): Promise<MixResult> => {
   const cpuBefore = cpuMsOf(pid);
+  const began = performance.now();
   const result = await run();
   const cpu = cpuMsOf(pid) - cpuBefore;
+  const elapsed = (performance.now() - began) / 1000;
   context.log(`${label}:`);
   for (const line of reportLines(result, seconds)) context.log(line);
   // The warm-up's requests are in the CPU time too: per request over everything sent.
+  const sent = Math.max(1, result.requests + result.warmupRequests);
   context.log(
-    `  server CPU ${(cpu / 1000).toFixed(1)} s over the phase, ` +
-      `${(cpu / Math.max(1, result.requests + result.warmupRequests)).toFixed(2)} ms per request`,
+    `  server CPU ${(cpu / 1000).toFixed(1)} s over ${elapsed.toFixed(0)} s: ` +
+      `${(cpu / sent).toFixed(2)} ms per request, ` +
+      `${((cpu - idleCpuMsPerSecond * elapsed) / sent).toFixed(2)} ms less the idle server's`,
   );
   return result;
 };
@@ -75,6 +86,11 @@ const onDatabase = async (
         .map(([stage, s]) => `${stage} ${s.toFixed(1)} s`)
         .join(", ")})`,
     );
+    // What the server spends with nobody asking (its per-block passes over these users' data).
+    const idleFrom = cpuMsOf(server.pid);
+    await sleep(size.idleSeconds * 1000);
+    const idleCpuMsPerSecond = (cpuMsOf(server.pid) - idleFrom) / size.idleSeconds;
+    context.log(`${name}: idle server CPU ${idleCpuMsPerSecond.toFixed(0)} ms per second`);
     const mix = {
       targets: [server.url],
       users: users.map(pollsOf),
@@ -87,6 +103,7 @@ const onDatabase = async (
       () => runPollMix(mix),
       server.pid,
       size.seconds,
+      idleCpuMsPerSecond,
     );
     const flat = await phase(
       context,
@@ -94,6 +111,7 @@ const onDatabase = async (
       () => runPollMix({ ...mix, flatOut: true }),
       server.pid,
       size.seconds,
+      idleCpuMsPerSecond,
     );
     const who = `${size.users} users, ${size.seconds} s`;
     return [
