@@ -101,8 +101,6 @@ export class JobEngine {
   private readonly workers = new Map<string, string[]>();
   private readonly perBlock: string[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Alone: jobs this process sent and woke a queue for, not run yet (a hint, not a count). */
-  private readonly awaited = new Map<string, number>();
   private stopped = false;
 
   private constructor(
@@ -140,7 +138,7 @@ export class JobEngine {
     // right after it, not on the long poll.
     if (engine.alone)
       boss.on("maintenance", () => {
-        for (const name of engine.workers.keys()) engine.notify(name);
+        for (const name of engine.workers.keys()) engine.wake(name);
       });
     await boss.start();
     await engine.queue({ name: BLOCK_QUEUE, retryLimit: 0 }, (data: { blockNumber: number }) =>
@@ -191,15 +189,9 @@ export class JobEngine {
               );
             throw error;
           } finally {
-            // Alone, a job done may leave others waiting whose wakes came while the worker was
-            // already fetching (pg-boss keeps one): ask again at once, not after the long poll,
-            // when more were sent than run, or when this one was not sent since the start (a
-            // backlog). A per-block pass, sent once and run once, asks no more than it did.
-            if (this.alone && workerId && !this.stopped) {
-              const awaited = this.awaited.get(spec.name) ?? 0;
-              this.awaited.set(spec.name, Math.max(0, awaited - 1));
-              if (awaited !== 1) this.boss.notifyWorker(workerId);
-            }
+            // Alone, a job done may leave others waiting (sent while this one ran, their wake
+            // lost): ask again at once rather than after the long poll.
+            if (this.alone && workerId && !this.stopped) this.boss.notifyWorker(workerId);
           }
         },
       );
@@ -278,12 +270,6 @@ export class JobEngine {
 
   /** Wakes this process's workers of a queue (after a job sent in a transaction committed). */
   wake(name: string): void {
-    if (this.alone) this.awaited.set(name, (this.awaited.get(name) ?? 0) + 1);
-    this.notify(name);
-  }
-
-  /** Makes this process's idle workers of a queue ask for work now. */
-  private notify(name: string): void {
     for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
@@ -293,7 +279,7 @@ export class JobEngine {
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);
-        if (!this.stopped) this.notify(name);
+        if (!this.stopped) this.wake(name);
       },
       // pg-boss dates the retry when it records the failure, a moment after the throw.
       Math.max(0, seconds * 1000) + 500,
