@@ -134,12 +134,6 @@ export class JobEngine {
         return;
       options.log?.(`jobs: ${error.message}`);
     });
-    // Alone, a job failed over by maintenance (its run expired: the process died) is picked up
-    // right after it, not on the long poll.
-    if (engine.alone)
-      boss.on("maintenance", () => {
-        for (const name of engine.workers.keys()) engine.wake(name);
-      });
     await boss.start();
     await engine.queue({ name: BLOCK_QUEUE, retryLimit: 0 }, (data: { blockNumber: number }) =>
       engine.fanOut(data.blockNumber),
