@@ -53,12 +53,7 @@ export interface FailedJob {
 
 export interface JobEngineOptions {
   log?: (message: string) => void;
-  /**
-   * How often an idle worker asks for work, seconds (min 0.5; default 1 on Postgres, where
-   * other processes send jobs too; 10 on PGlite, which one process owns: there every job is
-   * sent here and wakes its worker, a job due later and a retry wake it when due, and the poll
-   * is only a safety net, so idle workers do not keep the one database busy).
-   */
+  /** How often an idle worker asks for work, seconds (min 0.5; default 1). */
   pollingIntervalSeconds?: number;
   /** How often expired jobs are failed over and old ones archived, seconds (default 10). */
   maintenanceIntervalSeconds?: number;
@@ -100,14 +95,11 @@ const blockJobId = (blockNumber: number): string => {
 export class JobEngine {
   private readonly workers = new Map<string, string[]>();
   private readonly perBlock: string[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
   private constructor(
     private readonly boss: PgBoss,
     private readonly options: JobEngineOptions,
-    /** Every job is sent by this process (PGlite): it wakes its workers itself. */
-    private readonly alone: boolean,
   ) {}
 
   static async start(store: JobStore, options: JobEngineOptions = {}): Promise<JobEngine> {
@@ -123,7 +115,7 @@ export class JobEngine {
       archiveFailedAfterSeconds: 7 * 24 * 3600,
       deleteAfterDays: 7,
     });
-    const engine = new JobEngine(boss, options, !("connectionString" in store));
+    const engine = new JobEngine(boss, options);
     boss.on("error", (error) => {
       // A stately queue's waiting pass cannot start while one runs: pg-boss learns it from the
       // unique index, as an error on that poll. That is the policy working, not a fault.
@@ -158,38 +150,26 @@ export class JobEngine {
     await this.boss.updateQueue(spec.name, { name: spec.name, ...options });
     const ids: string[] = [];
     for (let i = 0; i < workers; i++) {
-      let workerId = "";
-      workerId = await this.boss.work<T>(
-        spec.name,
-        {
-          batchSize: 1,
-          includeMetadata: true,
-          pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? (this.alone ? 10 : 1),
-        },
-        async ([job]) => {
-          if (!job) return;
-          try {
-            await handler(job.data, { id: job.id, retryCount: job.retryCount });
-          } catch (error) {
-            if (!this.stopped)
-              this.options.log?.(`job ${spec.name} ${job.id}: ${(error as Error).message}`);
-            // pg-boss retries it after retryDelay (doubled per attempt with backoff, at most
-            // twice that with its jitter): alone, nobody else will wake the worker then.
-            if (job.retryCount < options.retryLimit)
-              this.wakeIn(
-                spec.name,
-                options.retryDelay *
-                  (options.retryBackoff ? 2 ** Math.min(16, job.retryCount + 1) : 1),
-              );
-            throw error;
-          } finally {
-            // Alone, a job done may leave others waiting (sent while this one ran, their wake
-            // lost): ask again at once rather than after the long poll.
-            if (this.alone && workerId && !this.stopped) this.boss.notifyWorker(workerId);
-          }
-        },
+      ids.push(
+        await this.boss.work<T>(
+          spec.name,
+          {
+            batchSize: 1,
+            includeMetadata: true,
+            pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+          },
+          async ([job]) => {
+            if (!job) return;
+            try {
+              await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            } catch (error) {
+              if (!this.stopped)
+                this.options.log?.(`job ${spec.name} ${job.id}: ${(error as Error).message}`);
+              throw error;
+            }
+          },
+        ),
       );
-      ids.push(workerId);
     }
     this.workers.set(spec.name, [...(this.workers.get(spec.name) ?? []), ...ids]);
     return ids;
@@ -242,9 +222,6 @@ export class JobEngine {
     });
     // A job sent in a transaction is not there until it commits: its sender wakes the worker.
     if (id && !options.startAfter && !options.tx) this.wake(name);
-    // One due later: alone, this process wakes the worker when it is due (a poll would too).
-    if (id && options.startAfter)
-      this.wakeIn(name, (options.startAfter.getTime() - Date.now()) / 1000);
     return id;
   }
 
@@ -257,29 +234,12 @@ export class JobEngine {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
     await this.boss.stop({ graceful: true, wait: true, timeout: 5_000 });
   }
 
   /** Wakes this process's workers of a queue (after a job sent in a transaction committed). */
   wake(name: string): void {
     for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
-  }
-
-  /** Alone (PGlite): wakes the queue's workers in `seconds` (a little after, to be due). */
-  private wakeIn(name: string, seconds: number): void {
-    if (!this.alone || this.stopped) return;
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        if (!this.stopped) this.wake(name);
-      },
-      // pg-boss dates the retry when it records the failure, a moment after the throw.
-      Math.max(0, seconds * 1000) + 500,
-    );
-    timer.unref();
-    this.timers.add(timer);
   }
 
   private async fanOut(blockNumber: number): Promise<void> {
