@@ -28,6 +28,7 @@ export default defineConfig({
           include: ["apps/web/src/**/*.test.tsx"],
           environment: "jsdom",
           setupFiles: ["./apps/web/src/testing/setup.ts"],
+          testTimeout: 20_000,
         },
       },
       {

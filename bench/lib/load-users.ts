@@ -149,7 +149,7 @@ const minedTransfers = async (rpcUrl: string, to: Address[]): Promise<Hex[]> => 
 };
 
 /** A launched bundle for `key`: a draft paid and funded with anvil_setBalance, then executed. */
-const launchBundle = async (
+export const launchBundle = async (
   url: string,
   rpcUrl: string,
   key: string,

@@ -146,6 +146,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     handshakeLimit: options.socketHandshakes,
     trustProxy: options.trustProxy,
     shared,
+    log: server.log,
   });
   server.addHook("preClose", async () => realtime.disconnectAll());
   server.addHook("onClose", () => realtime.close());

@@ -60,6 +60,11 @@ export interface RealtimeOptions {
   trustProxy?: string[] | undefined;
   /** On Postgres: socket.io's adapter shared by every process (openPostgresSocketAdapter). */
   shared?: PostgresSocketAdapter | undefined;
+  /**
+   * Where each user event is recorded, at debug level, as it is emitted: the user's id, the
+   * kind and the line, never the key (the server's logger; LOG_LEVEL=debug shows them).
+   */
+  log?: { debug(fields: { userEvent: UserEventKind; userId: string }, message: string): void };
 }
 
 /**
@@ -78,9 +83,11 @@ export class Realtime {
     SocketData
   >;
   private readonly shared: PostgresSocketAdapter | undefined;
+  private readonly log: RealtimeOptions["log"];
 
   constructor(server: HttpServer, auth: AuthService, options: RealtimeOptions) {
     this.shared = options.shared;
+    this.log = options.log;
     this.io = new Server(server, {
       path: "/socket.io",
       cors: { origin: options.allowedOrigins, credentials: true },
@@ -128,13 +135,15 @@ export class Realtime {
 
   /**
    * Emits `{kind}_{key}` to every connection of one user, in this process and (with `shared`)
-   * in every other, and to nobody else.
+   * in every other, and to nobody else. Logged at debug level, so what a user was sent can be
+   * compared with what their connections heard (`npm run reliability`'s realtime row does).
    */
   async emitToUser(
     userId: string,
     kind: UserEventKind,
     payload: { message: string },
   ): Promise<void> {
+    this.log?.debug({ userEvent: kind, userId }, payload.message);
     this.deliver(userId, kind, payload);
     if (this.shared) this.io.serverSideEmit("user_event", userId, kind, payload);
   }

@@ -29,6 +29,10 @@ export const crashServer = (name: string, env: Record<string, string> = {}) => {
     get process() {
       return running();
     },
+    /** The server's data dir (its database, its chain's state, whatever else it writes). */
+    get dataDir() {
+      return dataDir;
+    },
     /** Starts the server (its chain on a fresh port: the last one may linger). */
     async start(failpoints?: string): Promise<void> {
       if (!server) {

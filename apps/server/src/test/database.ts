@@ -16,14 +16,13 @@ const dropStaleDatabases = async (admin: pg.Client): Promise<void> => {
 };
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite by default, or a
- * new database on the Postgres at DATABASE_URL (dropped again by `close`; one left
- * behind by a crash is dropped by a later run once it is two hours old).
+ * A new, empty database on the Postgres at `baseUrl` (for server processes to migrate and
+ * share): its URL, and `drop` to remove it. One left behind by a crash is dropped by a later
+ * run once it is two hours old.
  */
-export const createTestDatabase = async (): Promise<Database> => {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) return openDatabase({ dataDir: null });
-
+export const createPostgresDatabase = async (
+  baseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = newTestDatabaseName(Date.now(), randomBytes(4).toString("hex"));
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -33,18 +32,36 @@ export const createTestDatabase = async (): Promise<Database> => {
   } finally {
     await admin.end();
   }
-
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
   return {
-    ...database,
-    close: async () => {
-      await database.close();
+    url: url.toString(),
+    drop: async () => {
       const cleanup = new pg.Client({ connectionString: baseUrl });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
+    },
+  };
+};
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a
+ * new database on the Postgres at DATABASE_URL (dropped again by `close`). A caller that
+ * measures on both names the Postgres to use, or `null` for PGlite whatever the environment.
+ */
+export const createTestDatabase = async (
+  baseUrl: string | null | undefined = process.env.DATABASE_URL,
+): Promise<Database> => {
+  if (!baseUrl) return openDatabase({ dataDir: null });
+
+  const created = await createPostgresDatabase(baseUrl);
+  const database = await openDatabase({ databaseUrl: created.url, dataDir: null });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await created.drop();
     },
   };
 };

@@ -1,4 +1,4 @@
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import toast from "react-hot-toast";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { server } from "./msw-server.ts";
@@ -17,6 +17,9 @@ if (!window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// A shared 2-core machine can take seconds to render a busy page: wait for it, don't flake.
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterEach(() => {

@@ -186,7 +186,13 @@ export class DisperseEngine {
     };
   }
 
-  /** pending → sending when paid in time (the funder is who paid most), or → expired. */
+  /**
+   * pending → sending when paid in time (the funder is who paid most), or → expired. As with a
+   * payment, money the balance shows before the window closes counts as in time even when the
+   * block scan found no transfer for it: a contract's internal transfer (an exchange's batch
+   * payout) is not a transaction of the block. Such money has no sender we know, so it has no
+   * funder: what cannot be delivered then stays in a wallet whose key is stored.
+   */
   private async checkFunding(
     d: DispersalRow,
     balance: bigint,
@@ -198,9 +204,12 @@ export class DisperseEngine {
       kept: BigInt(r.value) - BigInt(r.refundable),
     }));
     const total = kept.reduce((sum, r) => sum + r.kept, 0n);
+    const owedBack = deposits.reduce((sum, r) => sum + BigInt(r.refundable), 0n);
     const amount = BigInt(d.amount);
-    if (total >= amount && balance >= amount) {
-      const funder = kept.reduce((best, r) => (r.kept > best.kept ? r : best)).from;
+    const inTime = total >= amount || Date.now() <= d.expiresAt.getTime();
+    if (inTime && balance - owedBack >= amount) {
+      const funder =
+        kept.length > 0 ? kept.reduce((best, r) => (r.kept > best.kept ? r : best)).from : null;
       if (
         await this.repo.transition(d.id, ["pending"], "sending", { fundedAt: new Date(), funder })
       ) {
@@ -208,7 +217,7 @@ export class DisperseEngine {
         d.funder = funder;
         this.options.emit(
           d.ownerId,
-          `Received ${bnb(amount)} from ${funder}; sending to ${d.antiBubblemaps ? "every chain" : "every wallet"}...`,
+          `Received ${bnb(amount)}${funder ? ` from ${funder}` : ""}; sending to ${d.antiBubblemaps ? "every chain" : "every wallet"}...`,
         );
       }
       return;

@@ -9,6 +9,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import type { LocalChain } from "../../lib/local-chain.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
+import { contractPayerOn, forwarderOn } from "../../test/forwarder.ts";
 import { rowCounts } from "../../test/row-counts.ts";
 import { accountFor, readDispersal } from "./dispersal-ledger.test-support.ts";
 
@@ -342,6 +343,19 @@ describe("when a destination refuses BNB", () => {
     expect((await status(created.receiver)).status).toBe("failed");
     expect(await balance(created.receiver)).toBe(0n);
     await expectConservation(created.receiver, paid);
+  });
+});
+
+describe("funding by a contract", () => {
+  it("delivers a dispersal paid in time by a contract's internal transfer, which no block scan finds", async () => {
+    const destination = fresh();
+    const created = await create([destination], ["0.01"], false);
+    const payer = await contractPayerOn(testChain, await forwarderOn(testChain));
+    await payer.pay(created.receiver as Address, parseEther(created.amount));
+    await untilStatus(created.receiver, "completed");
+    expect(await balance(destination)).toBe(parseEther("0.01"));
+    expect(await balance(created.receiver)).toBe(0n);
+    expect((await status(created.receiver)).refunds).toEqual([]);
   });
 });
 

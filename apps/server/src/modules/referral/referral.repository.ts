@@ -18,6 +18,16 @@ const payoutIdle = or(eq(referralClaims.payoutAttempts, 0), isNotNull(referralCl
  * Referral codes, the reward ledger and claims. Every change of money is one conditional update
  * (or an insert keyed by what it pays for), so it happens once however many processes race.
  */
+/** A decided claim's amount leaves `pending`: paid out (`claimed`) or back to `claimable`. */
+const movePending = (tx: Tx, claim: ClaimRow, to: "claimed" | "claimable") =>
+  tx
+    .update(referralCodes)
+    .set({
+      pending: sql`${referralCodes.pending} - ${claim.amount}`,
+      [to]: sql`${referralCodes[to]} + ${claim.amount}`,
+    })
+    .where(eq(referralCodes.userId, claim.userId));
+
 export class ReferralRepository {
   constructor(readonly db: Db) {}
 
@@ -228,13 +238,7 @@ export class ReferralRepository {
         .where(and(eq(referralClaims.id, id), eq(referralClaims.status, "pending")))
         .returning();
       if (!row) return false;
-      await tx
-        .update(referralCodes)
-        .set({
-          pending: sql`${referralCodes.pending} - ${row.amount}`,
-          claimed: sql`${referralCodes.claimed} + ${row.amount}`,
-        })
-        .where(eq(referralCodes.userId, row.userId));
+      await movePending(tx, row, "claimed");
       return true;
     });
   }
@@ -255,13 +259,7 @@ export class ReferralRepository {
       .where(and(eq(referralClaims.id, id), eq(referralClaims.status, "pending"), payoutIdle))
       .returning();
     if (!row) return undefined;
-    await tx
-      .update(referralCodes)
-      .set({
-        pending: sql`${referralCodes.pending} - ${row.amount}`,
-        claimable: sql`${referralCodes.claimable} + ${row.amount}`,
-      })
-      .where(eq(referralCodes.userId, row.userId));
+    await movePending(tx, row, "claimable");
     return row;
   }
 

@@ -3,12 +3,12 @@ import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { Link } from "react-router";
 import { AddressLink } from "../../../components/ui/address-link.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { TxHash } from "../../../components/ui/tx-hash.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { formatDateTime } from "../../../lib/format-date.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
 import { ClaimActions } from "./claim-actions.tsx";
-import { SimpleTable } from "./simple-table.tsx";
 
 const column = createColumnHelper<AdminClaim>();
 
@@ -88,5 +88,5 @@ export function AdminClaimsTable({
   empty: string;
 }) {
   const defs = useMemo(() => columns(explorerUrl, withUser), [explorerUrl, withUser]);
-  return <SimpleTable data={claims} columns={defs} rowTestId="admin-claim-row" empty={empty} />;
+  return <DataTable data={claims} columns={defs} rowTestId="admin-claim-row" empty={empty} />;
 }

@@ -1,8 +1,8 @@
 import type { AuditEntry } from "@bundler/shared";
 import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { Link } from "react-router";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { formatDateTime } from "../../../lib/format-date.ts";
-import { SimpleTable } from "./simple-table.tsx";
 
 const ACTION_LABELS: Record<AuditEntry["action"], string> = {
   role_change: "role change",
@@ -77,7 +77,7 @@ const columns = [
 /** The audit log: who did what, to what, when and why. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   return (
-    <SimpleTable
+    <DataTable
       data={entries}
       columns={columns}
       rowTestId="audit-row"

@@ -3,10 +3,10 @@ import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { AddressLink } from "../../../components/ui/address-link.tsx";
 import { Button } from "../../../components/ui/button.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { formatDateTime } from "../../../lib/format-date.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
-import { SimpleTable } from "./simple-table.tsx";
 
 const column = createColumnHelper<AdminDraftRow>();
 
@@ -75,5 +75,5 @@ export function DraftsTable({
   onViewKey: (draft: AdminDraftRow) => void;
 }) {
   const defs = useMemo(() => columns(explorerUrl, onViewKey), [explorerUrl, onViewKey]);
-  return <SimpleTable data={drafts} columns={defs} rowTestId="draft-row" empty="No drafts." />;
+  return <DataTable data={drafts} columns={defs} rowTestId="draft-row" empty="No drafts." />;
 }

@@ -2,9 +2,9 @@ import type { AdminLaunch } from "@bundler/shared";
 import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { AddressLink } from "../../../components/ui/address-link.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { formatDateTime } from "../../../lib/format-date.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
-import { SimpleTable } from "./simple-table.tsx";
 
 const column = createColumnHelper<AdminLaunch>();
 
@@ -52,6 +52,6 @@ export function LaunchesTable({
 }) {
   const defs = useMemo(() => columns(explorerUrl), [explorerUrl]);
   return (
-    <SimpleTable data={launches} columns={defs} rowTestId="launch-row" empty="No launches yet." />
+    <DataTable data={launches} columns={defs} rowTestId="launch-row" empty="No launches yet." />
   );
 }

@@ -1,24 +1,5 @@
 import type { Bump } from "@bundler/shared";
-import {
-  Bar,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
-
-// The theme's colours (index.css), which recharts needs as values rather than classes.
-const COLORS = {
-  price: "#f0b90b",
-  volume: "#3fd17a",
-  grid: "#222a28",
-  text: "#8a9692",
-  panel: "#151a19",
-} as const;
+import { BarLineChart, CHART_COLORS } from "../../../components/charts/bar-line-chart.tsx";
 
 interface Point {
   label: string;
@@ -42,49 +23,27 @@ const compact = (value: number) =>
 /** Price (line, left axis) and volume (bars, right axis) over the bumps. */
 export function BumpsChart({ bumps }: { bumps: Bump[] }) {
   return (
-    <div className="h-56 w-full" data-testid="bumps-chart">
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={chartPoints(bumps)} margin={{ top: 8, right: 0, bottom: 8, left: 0 }}>
-          <CartesianGrid stroke={COLORS.grid} vertical={false} />
-          <XAxis dataKey="label" stroke={COLORS.text} tick={{ fontSize: 10 }} />
-          <YAxis
-            yAxisId="price"
-            stroke={COLORS.text}
-            tick={{ fontSize: 10 }}
-            tickFormatter={compact}
-            width={56}
-          />
-          <YAxis
-            yAxisId="volume"
-            orientation="right"
-            stroke={COLORS.text}
-            tick={{ fontSize: 10 }}
-            tickFormatter={compact}
-            width={48}
-          />
-          <Tooltip
-            contentStyle={{ background: COLORS.panel, border: `1px solid ${COLORS.grid}` }}
-          />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Bar
-            yAxisId="volume"
-            dataKey="volume"
-            name="volume (BNB)"
-            fill={COLORS.volume}
-            fillOpacity={0.5}
-            maxBarSize={48}
-            isAnimationActive={false}
-          />
-          <Line
-            yAxisId="price"
-            dataKey="price"
-            name="price (BNB per token)"
-            stroke={COLORS.price}
-            dot={false}
-            isAnimationActive={false}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
+    <BarLineChart
+      data={chartPoints(bumps)}
+      testId="bumps-chart"
+      heightClass="h-56"
+      maxBarSize={48}
+      left={{
+        key: "price",
+        name: "price (BNB per token)",
+        kind: "line",
+        color: CHART_COLORS.gold,
+        axisWidth: 56,
+        tickFormat: compact,
+      }}
+      right={{
+        key: "volume",
+        name: "volume (BNB)",
+        kind: "bar",
+        color: CHART_COLORS.green,
+        axisWidth: 48,
+        tickFormat: compact,
+      }}
+    />
   );
 }

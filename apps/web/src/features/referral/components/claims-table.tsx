@@ -1,13 +1,8 @@
 import type { Claim } from "@bundler/shared";
-import {
-  type ColumnDef,
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-} from "@tanstack/react-table";
+import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { AddressLink } from "../../../components/ui/address-link.tsx";
+import { DataTable } from "../../../components/ui/data-table.tsx";
 import { TxHash } from "../../../components/ui/tx-hash.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { formatDateTime } from "../../../lib/format-date.ts";
@@ -30,7 +25,7 @@ function ClaimStatus({ claim, explorerUrl }: { claim: Claim; explorerUrl: string
           {shortAddress(claim.txHash)}
         </TxHash>
       )}
-      {claim.reason && <span className="text-faint">{claim.reason}</span>}
+      {claim.reason && <span className="whitespace-normal text-faint">{claim.reason}</span>}
     </div>
   );
 }
@@ -75,34 +70,5 @@ export function ClaimsTable({
   explorerUrl: string | null;
 }) {
   const defs = useMemo(() => columns(explorerUrl), [explorerUrl]);
-  const table = useReactTable({ data: claims, columns: defs, getCoreRowModel: getCoreRowModel() });
-  if (claims.length === 0) return <p className="text-sm text-dim">No claims yet.</p>;
-  return (
-    <div className="overflow-x-auto rounded-sm border border-line">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-raised text-xs text-faint">
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} className="px-3 py-2 font-normal">
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-testid="claim-row" className="border-t border-line align-top">
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} className="px-3 py-2 tabular-nums">
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable data={claims} columns={defs} rowTestId="claim-row" empty="No claims yet." />;
 }
