@@ -1,7 +1,8 @@
 // The users of the load bench, set up through the server's own API as the web app would: an
 // access key each (generate-free), a launch-ready draft with its launch-fee payment started,
 // a dispersal waiting for its funding, a mined transaction, and for the first few a launched
-// bundle (paid and funded with anvil_setBalance, launched through the execute route).
+// bundle (paid and funded with anvil_setBalance, launched through the execute route), and a
+// bumper on one of the launched tokens (at least one bundle is launched for it).
 import { randomBytes } from "node:crypto";
 import { rpcBatch } from "@bundler/chain";
 import { launchStatusEvent } from "@bundler/shared";
@@ -21,6 +22,8 @@ export interface LoadUser {
   fundingAddresses: Address[];
   /** A bundle this user launched (the wallet manager polls its balances); null for most. */
   bundleToken: Address | null;
+  /** A bumper on one of the launched tokens (the bumper page polls its status). */
+  bumperId: string;
 }
 
 /** The create page's funding panel reads this many addresses in one request. */
@@ -270,17 +273,29 @@ export const createLoadUsers = async (
 
   // One launch at a time: two launches priced against the same head both expect the token at
   // the launchpad's next CREATE address, and the second one's buys would hit the first's token.
-  const tokens = await pool(Math.min(bundles, users), 1, (i) =>
+  const tokens = await pool(Math.max(1, Math.min(bundles, users)), 1, (i) =>
     launchBundle(url, rpcUrl, partial[i]?.key as string, bundleWallets),
   );
   stage("launched bundles");
+
+  const bumperIds = await pool(users, parallel, async (i) => {
+    const { bumper } = await api<{ bumper: { id: string } }>(
+      "POST",
+      "/api/bumper/generate",
+      { targetToken: tokens[i % tokens.length], duration: 60, interval: 10, buySize: "0.01" },
+      partial[i]?.key,
+    );
+    return bumper.id;
+  });
+  stage("bumpers");
 
   return {
     users: partial.map((user, i) => ({
       ...user,
       txHash: hashes[i] as Hex,
       fundingAddresses: fundingAddresses[i] as Address[],
-      bundleToken: tokens[i] ?? null,
+      bundleToken: i < bundles ? (tokens[i] ?? null) : null,
+      bumperId: bumperIds[i] as string,
     })),
     stages,
   };

@@ -2,7 +2,8 @@
 // timer per poll; a poll whose previous request is still unanswered is skipped (react-query
 // does not stack refetches). Users are spread round-robin over `targets`, so the same mix can
 // be aimed at several server processes. Latency is measured from the request's start to its
-// last byte, over node:http keep-alive connections.
+// last byte, over node:http keep-alive connections. Flat out, each user sends its polls in turn
+// back to back, the next one as soon as the previous is answered: as much as the server takes.
 import { Agent, request } from "node:http";
 import { percentile } from "./localChain.ts";
 
@@ -33,6 +34,8 @@ export interface RouteFigures {
 export interface MixResult {
   /** Requests answered in the measured window (warm-up excluded). */
   requests: number;
+  /** Requests answered during the warm-up (the server's CPU time includes them). */
+  warmupRequests: number;
   /** Answered per second in the measured window. */
   rps: number;
   /** What the schedule asks per second (every poll at its rate). */
@@ -74,11 +77,14 @@ export const runPollMix = async ({
   users,
   seconds,
   warmupSeconds = 5,
+  flatOut = false,
 }: {
   targets: readonly string[];
   users: readonly PollingUser[];
   seconds: number;
   warmupSeconds?: number;
+  /** Each user sends its polls in turn, back to back, ignoring their rates. */
+  flatOut?: boolean;
 }): Promise<MixResult> => {
   const agents = targets.map(() => new Agent({ keepAlive: true }));
   const startedAt = performance.now();
@@ -90,6 +96,7 @@ export const runPollMix = async ({
   const errorKinds: Record<string, number> = {};
   let errors = 0;
   let skipped = 0;
+  let warmupRequests = 0;
   const inFlight = new Set<Promise<void>>();
 
   const send = (target: number, user: PollingUser, poll: Poll): Promise<void> =>
@@ -99,6 +106,7 @@ export const runPollMix = async ({
       const payload = poll.body === undefined ? undefined : JSON.stringify(poll.body);
       const done = (error: string | null) => {
         const ended = performance.now();
+        if (began < measureFrom) warmupRequests++;
         if (began >= measureFrom && began < endAt) {
           const route = byRoute.get(poll.name) ?? { latencies: [], errors: 0 };
           byRoute.set(poll.name, route);
@@ -147,7 +155,19 @@ export const runPollMix = async ({
     });
 
   const timers: NodeJS.Timeout[] = [];
-  for (const [u, user] of users.entries()) {
+  if (flatOut)
+    for (const [u, user] of users.entries()) {
+      const target = u % targets.length;
+      const loop = (async () => {
+        for (let n = Math.floor(Math.random() * user.polls.length); ; n++) {
+          if (performance.now() >= endAt) return;
+          const poll = user.polls[n % user.polls.length];
+          if (poll) await send(target, user, poll);
+        }
+      })();
+      inFlight.add(loop);
+    }
+  for (const [u, user] of flatOut ? [] : users.entries()) {
     const target = u % targets.length;
     for (const poll of user.polls) {
       let busy = false;
@@ -178,13 +198,16 @@ export const runPollMix = async ({
   await Promise.all(inFlight);
   for (const agent of agents) agent.destroy();
 
-  const offeredRps = users.reduce(
-    (sum, user) => sum + user.polls.reduce((s, poll) => s + 1000 / poll.everyMs, 0),
-    0,
-  );
+  const offeredRps = flatOut
+    ? Number.POSITIVE_INFINITY
+    : users.reduce(
+        (sum, user) => sum + user.polls.reduce((s, poll) => s + 1000 / poll.everyMs, 0),
+        0,
+      );
   const overall = figures(latencies, errors);
   return {
     requests: latencies.length + errors,
+    warmupRequests,
     rps: (latencies.length + errors) / seconds,
     offeredRps,
     skipped,

@@ -1,7 +1,7 @@
 // Starts the real server (`apps/server/src/main.ts`, which spawns anvil) as a child
 // process on private ports, times it until ready, and stops it cleanly.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,6 +50,8 @@ export const anvilPids = (port: number): number[] => {
 
 export interface RunningServer {
   url: string;
+  /** The server process (not anvil). */
+  pid: number;
   port: number;
   anvilPort: number;
   dataDir: string;
@@ -75,6 +77,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Live servers, so an interrupted benchmark can still stop them. */
 const live = new Set<RunningServer>();
+
+/**
+ * CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux): what a
+ * server spends per request, independent of how loaded the machine is.
+ */
+export const cpuMsOf = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+};
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 export const stopAllServers = async (): Promise<void> => {
   await Promise.all([...live].map((server) => server.stop()));
@@ -112,6 +133,7 @@ export const startServer = async (options: {
   let stopped: Promise<void> | undefined;
   const server: RunningServer = {
     url: `http://${HOST}:${port}`,
+    pid: child.pid ?? 0,
     port,
     anvilPort,
     dataDir: options.dataDir,
