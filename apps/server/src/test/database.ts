@@ -18,10 +18,14 @@ const dropStaleDatabases = async (admin: pg.Client): Promise<void> => {
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a
  * new database on the Postgres at DATABASE_URL (dropped again by `close`; one left
- * behind by a crash is dropped by a later run once it is two hours old).
+ * behind by a crash is dropped by a later run once it is two hours old). `postgresUrl`
+ * chooses instead of DATABASE_URL: a Postgres server, or null for PGlite.
  */
-export const createTestDatabase = async (): Promise<Database> => {
-  const baseUrl = process.env.DATABASE_URL;
+export const createTestDatabase = async (
+  options: { postgresUrl?: string | null } = {},
+): Promise<Database> => {
+  const baseUrl =
+    options.postgresUrl === undefined ? process.env.DATABASE_URL : options.postgresUrl;
   if (!baseUrl) return openDatabase({ dataDir: null });
 
   const name = newTestDatabaseName(Date.now(), randomBytes(4).toString("hex"));

@@ -16,9 +16,9 @@ describe("rowCounts", () => {
   });
 
   it("counts every table of the schema but the block watcher's position", () => {
-    const all = Object.values(schema)
-      .filter((value) => is(value, PgTable))
-      .map((table) => getTableName(table as PgTable));
+    const all = (Object.values(schema) as unknown[])
+      .filter((value): value is PgTable => is(value, PgTable))
+      .map((table) => getTableName(table));
     expect(userDataTables()).toEqual(all.filter((name) => name !== "chain_cursors").sort());
   });
 

@@ -11,7 +11,7 @@ const MACHINERY = new Set(["chain_cursors"]);
 
 /** Every table of the drizzle schema that holds user data: a new table is counted unasked. */
 export const userDataTables = (): string[] =>
-  Object.values(schema)
+  (Object.values(schema) as unknown[])
     .filter((value): value is PgTable => is(value, PgTable))
     .map((table) => getTableName(table))
     .filter((name) => !MACHINERY.has(name))
