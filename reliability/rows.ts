@@ -1,8 +1,17 @@
+import { hostileInputRow } from "./hostile-input.row.ts";
 import { keysAtRestRow } from "./keys-at-rest.row.ts";
 import { loadRow } from "./load.row.ts";
+import { otherUsersRow } from "./other-users.row.ts";
 import { paymentsRow } from "./payments.row.ts";
 import { realtimeRow } from "./realtime.row.ts";
 import type { Row } from "./row.ts";
 
-/** Every row of the table, in the order it prints. */
-export const ROWS: readonly Row[] = [loadRow, paymentsRow, keysAtRestRow, realtimeRow];
+/** Every row of the table, in the order the issue lists them. */
+export const ROWS: readonly Row[] = [
+  loadRow,
+  hostileInputRow,
+  otherUsersRow,
+  paymentsRow,
+  keysAtRestRow,
+  realtimeRow,
+];

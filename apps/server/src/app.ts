@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type DeploymentConfig, ERROR_CATALOGUE } from "@bundler/shared";
+import { type DeploymentConfig, ERROR_CATALOGUE, type RouteDef } from "@bundler/shared";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -109,6 +109,14 @@ export interface App extends Services {
   realtime: Realtime;
   auth: AuthService;
   news: NewsRepository;
+  /** Every `/api/` route this server registered (HEAD twins left out): ROUTES must list them. */
+  apiRoutes: readonly RegisteredRoute[];
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: RouteDef["access"];
 }
 
 const fail = (error: string) => ({ success: false as const, error });
@@ -123,6 +131,14 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     bodyLimit: options.bodyLimitBytes,
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     logController: new LogController({ disableRequestLogging: true }),
+  });
+  const apiRoutes: RegisteredRoute[] = [];
+  server.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/")) return;
+    for (const method of [route.method].flat()) {
+      if (method === "HEAD") continue;
+      apiRoutes.push({ method, url: route.url, access: route.config?.access ?? "user" });
+    }
   });
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
@@ -284,5 +300,5 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     return reply.type("text/html").sendFile("index.html");
   });
 
-  return { server, realtime, auth, news, jobs, ...services };
+  return { server, realtime, auth, news, jobs, apiRoutes, ...services };
 };

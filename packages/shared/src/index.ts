@@ -18,4 +18,5 @@ export * from "./api/wallets.ts";
 export * from "./constants.ts";
 export * from "./errors.ts";
 export * from "./launch-checks.ts";
+export * from "./routes.ts";
 export * from "./socket.ts";

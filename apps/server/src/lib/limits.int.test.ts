@@ -134,6 +134,33 @@ describe("request limits", () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
   });
 
+  it("sends the security headers on refusals, errors and not-found answers too", async () => {
+    app = await createTestApp({ bodyLimitBytes: 2048, rateLimitPerMinute: 6 });
+    const server = app.server;
+    const answers = [
+      await server.inject({ method: "GET", url: "/api/no-such-route" }),
+      await server.inject({ method: "GET", url: "/no-such-page" }),
+      await server.inject({ method: "GET", url: "/api/draft/list" }),
+      await server.inject({ method: "POST", url: "/api/auth/key/validate", payload: {} }),
+      await server.inject({
+        method: "POST",
+        url: "/api/auth/key/validate",
+        payload: { key: "x".repeat(4096) },
+      }),
+    ];
+    let limited = await server.inject({ method: "GET", url: "/api/news" });
+    while (limited.statusCode !== 429)
+      limited = await server.inject({ method: "GET", url: "/api/news" });
+    answers.push(limited);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([404, 404, 401, 400, 413, 429]);
+    for (const answer of answers) {
+      expect(String(answer.headers["content-security-policy"])).toContain("script-src 'self'");
+      expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+      expect(answer.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(answer.headers["strict-transport-security"]).toBeDefined();
+    }
+  });
+
   it("lets the page connect only to its own origin, its socket included", async () => {
     app = await createTestApp();
     const response = await app.server.inject({ method: "GET", url: "/api/news" });

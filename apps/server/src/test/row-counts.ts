@@ -1,18 +1,33 @@
-import { sql } from "drizzle-orm";
+import { getTableName, is, sql } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client.ts";
+import * as schema from "../db/schema.ts";
 
 /**
- * How many rows the tables a request may write hold: equal before and after a refused request
+ * Tables whose rows move without any request: the block watcher's position. Every other table
+ * of the schema holds what users (or admins) did.
+ */
+const MACHINERY = new Set(["chain_cursors"]);
+
+/** Every table of the drizzle schema that holds user data: a new table is counted unasked. */
+export const userDataTables = (): string[] =>
+  (Object.values(schema) as unknown[])
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table) => getTableName(table))
+    .filter((name) => !MACHINERY.has(name))
+    .sort();
+
+/**
+ * How many rows each table holding user data has: equal before and after a refused request
  * means it wrote nothing.
  */
-export const rowCounts = async (db: Db) => {
-  const { rows } = await db.execute(sql`
-    select
-      (select count(*) from users)::int as users,
-      (select count(*) from wallet_keys)::int as "walletKeys",
-      (select count(*) from drafts)::int as drafts,
-      (select count(*) from payments)::int as payments,
-      (select count(*) from dispersals)::int as dispersals,
-      (select count(*) from dispersal_legs)::int as "dispersalLegs"`);
-  return rows[0] as Record<string, number>;
+export const rowCounts = async (db: Db): Promise<Record<string, number>> => {
+  const counts = userDataTables().map(
+    (name) =>
+      sql`select ${name}::text as name, count(*)::int as count from ${sql.identifier(name)}`,
+  );
+  const { rows } = await db.execute(sql.join(counts, sql` union all `));
+  return Object.fromEntries(
+    (rows as Array<{ name: string; count: number }>).map((row) => [row.name, row.count]),
+  );
 };

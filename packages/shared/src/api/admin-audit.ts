@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADMIN_API, paginationSchema } from "./admin.ts";
+import { ADMIN_API, pageQuerySchema, paginationSchema } from "./admin.ts";
 import { roleSchema } from "./auth.ts";
 import { defineRoute } from "./common.ts";
 
@@ -35,6 +35,7 @@ export const auditLogRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/audit`,
   access: "superadmin",
+  query: pageQuerySchema,
   body: undefined,
   response: z.object({
     success: z.literal(true),

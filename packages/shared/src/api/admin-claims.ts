@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ADMIN_API, adminClaimSchema, pageQuerySchema, paginationSchema } from "./admin.ts";
+import {
+  ADMIN_API,
+  adminClaimSchema,
+  adminIdParamsSchema,
+  pageQuerySchema,
+  paginationSchema,
+} from "./admin.ts";
 import { defineRoute } from "./common.ts";
 
 /** `GET /claims?status=pending&page=1`: every user's claims, newest first. */
@@ -15,6 +21,7 @@ export const adminClaimsRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/claims`,
   access: "admin",
+  query: adminClaimsQuerySchema,
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -33,6 +40,7 @@ export const completeClaimRoute = defineRoute({
   method: "POST",
   path: `${ADMIN_API}/claims/:id/complete`,
   access: "admin",
+  params: adminIdParamsSchema,
   body: undefined,
   response: z.object({ success: z.literal(true), claim: adminClaimSchema, message: z.string() }),
 });
@@ -42,6 +50,7 @@ export const rejectClaimRoute = defineRoute({
   method: "POST",
   path: `${ADMIN_API}/claims/:id/reject`,
   access: "admin",
+  params: adminIdParamsSchema,
   body: z
     .object({ reason: z.string().trim().max(500, "The reason must be at most 500 characters") })
     .partial()

@@ -79,6 +79,7 @@ export const adminUsersRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/users`,
   access: "admin",
+  query: adminUsersQuerySchema,
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -142,6 +143,7 @@ export const adminUserRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/users/:id`,
   access: "admin",
+  params: adminIdParamsSchema,
   body: undefined,
   response: z.object({ success: z.literal(true), user: adminUserDetailSchema }),
 });
@@ -151,6 +153,7 @@ export const updateUserRoleRoute = defineRoute({
   method: "PUT",
   path: `${ADMIN_API}/users/:id/role`,
   access: "superadmin",
+  params: adminIdParamsSchema,
   body: z.object({
     role: z.enum(roleSchema.options, { error: "role must be user, admin or superadmin" }),
   }),
@@ -170,6 +173,7 @@ export const updateUserActiveRoute = defineRoute({
   method: "PUT",
   path: `${ADMIN_API}/users/:id/active`,
   access: "admin",
+  params: adminIdParamsSchema,
   body: z.object({ isActive: z.boolean({ error: "isActive must be true or false" }) }),
   response: z.object({
     success: z.literal(true),
@@ -198,6 +202,8 @@ export const draftPaymentKeyRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/drafts/:id/payment-key`,
   access: "admin",
+  params: adminIdParamsSchema,
+  query: paymentKeyQuerySchema,
   body: undefined,
   response: z.object({
     success: z.literal(true),

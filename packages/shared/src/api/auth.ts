@@ -71,7 +71,7 @@ export type StartKeyPaymentResponse = z.infer<typeof startKeyPaymentRoute.respon
 const paymentIdSchema = z.string().uuid("Payment not found");
 
 /** `?paymentId&deviceId`: only the device that started the payment sees it. */
-export const keyPaymentStatusQuerySchema = z.object({
+const keyPaymentStatusQuery = z.object({
   paymentId: paymentIdSchema,
   deviceId: deviceIdSchema,
 });
@@ -85,6 +85,8 @@ export const keyPaymentStatusRoute = defineRoute({
   method: "GET",
   path: "/api/auth/payment/status",
   access: "public",
+  query: keyPaymentStatusQuery,
+  owned: [{ in: "query", field: "paymentId", object: "keyPayment" }],
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -105,6 +107,7 @@ export const cancelKeyPaymentRoute = defineRoute({
   method: "POST",
   path: "/api/auth/payment/cancel",
   access: "public",
+  owned: [{ in: "body", field: "paymentId", object: "keyPayment" }],
   body: z.object({ paymentId: paymentIdSchema, deviceId: deviceIdSchema }),
   response: z.object({ success: z.literal(true), message: z.string() }),
 });

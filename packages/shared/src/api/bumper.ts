@@ -147,12 +147,14 @@ export const listBumpersRoute = defineRoute({
   response: z.object({ success: z.literal(true), bumpers: z.array(bumperSchema) }),
 });
 
-export const bumperIdParamsSchema = z.object({ id: z.string().uuid("Bumper not found") });
+const bumperIdParams = z.object({ id: z.string().uuid("Bumper not found") });
 
 export const getBumperRoute = defineRoute({
   method: "GET",
   path: "/api/bumper/:id",
   access: "user",
+  params: bumperIdParams,
+  owned: [{ in: "params", field: "id", object: "bumper" }],
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -171,6 +173,8 @@ export const startBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/:id/start",
   access: "user",
+  params: bumperIdParams,
+  owned: [{ in: "params", field: "id", object: "bumper" }],
   body: undefined,
   response: bumperAnswer,
 });
@@ -179,6 +183,8 @@ export const stopBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/:id/stop",
   access: "user",
+  params: bumperIdParams,
+  owned: [{ in: "params", field: "id", object: "bumper" }],
   body: undefined,
   response: bumperAnswer,
 });
@@ -187,6 +193,7 @@ export const withdrawBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/withdraw",
   access: "user",
+  owned: [{ in: "body", field: "bumperId", object: "bumper" }],
   body: z.object({ bumperId: z.string().max(100), receiverAddress: z.string().max(100) }),
   response: z.object({
     success: z.literal(true),
@@ -200,6 +207,8 @@ export const bumperWalletsRoute = defineRoute({
   method: "GET",
   path: "/api/bumper/:id/wallets",
   access: "user",
+  params: bumperIdParams,
+  owned: [{ in: "params", field: "id", object: "bumper" }],
   body: undefined,
   response: z.object({ success: z.literal(true), wallets: z.array(bumperWalletSchema) }),
 });

@@ -52,9 +52,7 @@ export type WalletBalance = z.infer<typeof walletBalanceSchema>;
 
 const bundleAddressQuery = z.object({ address: addressSchema });
 
-export { bundleAddressQuery as bundleAddressQuerySchema };
-
-export const listBundlesQuerySchema = z.object({
+const listBundlesQuery = z.object({
   page: z
     .string()
     .regex(/^[1-9]\d{0,5}$/, "page must be a whole number from 1 up")
@@ -67,6 +65,7 @@ export const listBundlesRoute = defineRoute({
   method: "GET",
   path: "/api/auth/bundles",
   access: "user",
+  query: listBundlesQuery,
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -86,6 +85,8 @@ export const bundleBalancesRoute = defineRoute({
   method: "GET",
   path: "/api/bundle/wallets/balances",
   access: "user",
+  query: bundleAddressQuery,
+  owned: [{ in: "query", field: "address", object: "bundle" }],
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -140,6 +141,7 @@ export const sellWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/wallets/sell",
   access: "user",
+  owned: [{ in: "body", field: "address", object: "bundle" }],
   body: z.object({
     ...sellBody,
     wallets: z
@@ -160,6 +162,7 @@ export const sellDeveloperRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/developer/sell",
   access: "user",
+  owned: [{ in: "body", field: "address", object: "bundle" }],
   body: z.object(sellBody),
   response: z.object({
     success: z.literal(true),
@@ -174,6 +177,7 @@ export const emptyWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/wallets/empty",
   access: "user",
+  owned: [{ in: "body", field: "address", object: "bundle" }],
   body: z.object({
     address: addressSchema,
     wallets: z

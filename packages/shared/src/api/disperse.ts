@@ -131,6 +131,8 @@ export const dispersalStatusRoute = defineRoute({
   method: "GET",
   path: "/api/wallets/disperse/status",
   access: "user",
+  query: z.object({ dispersalId: addressSchema }),
+  owned: [{ in: "query", field: "dispersalId", object: "dispersal" }],
   body: undefined,
   response: dispersalResponse,
 });
@@ -140,6 +142,7 @@ export const cancelDispersalRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/disperse/cancel",
   access: "user",
+  owned: [{ in: "body", field: "dispersalId", object: "dispersal" }],
   body: z.object({ dispersalId: addressSchema }),
   response: z.object({ success: z.literal(true), message: z.string() }),
 });

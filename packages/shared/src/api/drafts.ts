@@ -198,9 +198,7 @@ export const draftSchema = z.object({
 });
 export type Draft = z.infer<typeof draftSchema>;
 
-const idParams = z.object({ id: z.string().uuid("Draft not found") });
-
-export { idParams as draftIdParamsSchema };
+export const draftIdParamsSchema = z.object({ id: z.string().uuid("Draft not found") });
 
 export const createDraftRoute = defineRoute({
   method: "POST",
@@ -241,7 +239,7 @@ const MAX_DRAFTS_PAGE = 100_000;
 const PAGE_MESSAGE = "page must be a whole number from 1 up";
 
 /** `?page=N`: 1-based, 1 when absent. */
-export const listDraftsQuerySchema = z.object({
+const listDraftsQuerySchema = z.object({
   page: z
     .string({ error: PAGE_MESSAGE })
     .regex(/^\d{1,9}$/, PAGE_MESSAGE)
@@ -259,6 +257,7 @@ export const listDraftsRoute = defineRoute({
   method: "GET",
   path: "/api/draft/list",
   access: "user",
+  query: listDraftsQuerySchema,
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -279,6 +278,7 @@ export const draftLogoRoute = defineRoute({
   method: "GET",
   path: "/api/draft/logo/:hash",
   access: "public",
+  params: z.object({ hash: z.string().max(200) }),
   body: undefined,
   response: z.custom<Uint8Array>(),
 });
@@ -289,6 +289,8 @@ export const getDraftRoute = defineRoute({
   method: "GET",
   path: "/api/draft/:id",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({ success: z.literal(true), draft: draftSchema }),
 });
@@ -297,6 +299,8 @@ export const updateDraftRoute = defineRoute({
   method: "PUT",
   path: "/api/draft/:id",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: draftInputSchema,
   response: z.object({ success: z.literal(true), draft: draftSchema, draftId: z.string() }),
 });
@@ -305,6 +309,8 @@ export const deleteDraftRoute = defineRoute({
   method: "DELETE",
   path: "/api/draft/:id",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({ success: z.literal(true) }),
 });
@@ -315,6 +321,8 @@ export const startPaymentRoute = defineRoute({
   method: "POST",
   path: "/api/draft/:id/payment",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -329,6 +337,8 @@ export const paymentStatusRoute = defineRoute({
   method: "GET",
   path: "/api/draft/:id/payment/status",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({
     success: z.literal(true),
@@ -343,6 +353,8 @@ export const cancelPaymentRoute = defineRoute({
   method: "POST",
   path: "/api/draft/:id/payment/cancel",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
@@ -351,6 +363,8 @@ export const executeDraftRoute = defineRoute({
   method: "POST",
   path: "/api/draft/:id/execute",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({ success: z.literal(true), message: z.string() }),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
+import { draftIdParamsSchema } from "./drafts.ts";
 import { addressSchema, bnbAmountSchema, bnbValueSchema, MAX_BUNDLE_WALLETS } from "./money.ts";
 
 /** A share of the total supply (1B tokens) in percent, up to 4 decimals, e.g. "1.2345". */
@@ -131,6 +132,8 @@ export const draftSummaryRoute = defineRoute({
   method: "GET",
   path: "/api/draft/:id/summary",
   access: "user",
+  params: draftIdParamsSchema,
+  owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
   response: z.object({ success: z.literal(true), plan: launchPlanSchema }),
 });

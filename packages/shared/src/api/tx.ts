@@ -65,11 +65,12 @@ export const getTransactionRoute = defineRoute({
   method: "GET",
   path: "/api/tx/:hash",
   access: "user",
+  params: z.object({ hash: txHashSchema }),
   body: undefined,
   response: z.object({ success: z.literal(true), transaction: transactionSchema }),
 });
 
-export const addressParamsSchema = z.object({
+const addressParams = z.object({
   address: z
     .string()
     .trim()
@@ -124,6 +125,7 @@ export const getAddressRoute = defineRoute({
   method: "GET",
   path: "/api/tx/address/:address",
   access: "user",
+  params: addressParams,
   body: undefined,
   response: z.object({ success: z.literal(true), address: addressInfoSchema }),
 });

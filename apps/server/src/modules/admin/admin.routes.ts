@@ -1,16 +1,11 @@
 import {
-  adminClaimsQuerySchema,
   adminClaimsRoute,
-  adminIdParamsSchema,
   adminStatsRoute,
   adminUserRoute,
-  adminUsersQuerySchema,
   adminUsersRoute,
   auditLogRoute,
   completeClaimRoute,
   draftPaymentKeyRoute,
-  pageQuerySchema,
-  paymentKeyQuerySchema,
   rejectClaimRoute,
   updateUserActiveRoute,
   updateUserRoleRoute,
@@ -25,7 +20,7 @@ import type { AdminActions } from "./admin-actions.ts";
 
 /** A malformed id is an id nobody has: 404 with what was not found. */
 const idOf = (request: FastifyRequest, what: string): string => {
-  const parsed = adminIdParamsSchema.safeParse(request.params);
+  const parsed = adminUserRoute.params.safeParse(request.params);
   if (!parsed.success) throw new NotFoundError(`${what} not found`);
   return parsed.data.id;
 };
@@ -47,7 +42,7 @@ export const adminRoutes =
       config: { access: adminUsersRoute.access },
       handler: async (request) => ({
         success: true as const,
-        ...(await admin.users(parseRequest(adminUsersQuerySchema, request.query))),
+        ...(await admin.users(parseRequest(adminUsersRoute.query, request.query))),
       }),
     });
 
@@ -101,7 +96,7 @@ export const adminRoutes =
       config: { access: draftPaymentKeyRoute.access },
       handler: async (request) => {
         const id = idOf(request, "Draft");
-        const { reason } = parseRequest(paymentKeyQuerySchema, request.query);
+        const { reason } = parseRequest(draftPaymentKeyRoute.query, request.query);
         return {
           success: true as const,
           ...(await actions.paymentKey(requireUser(request).id, id, reason)),
@@ -114,7 +109,7 @@ export const adminRoutes =
       url: adminClaimsRoute.path,
       config: { access: adminClaimsRoute.access },
       handler: async (request) => {
-        const { status, page } = parseRequest(adminClaimsQuerySchema, request.query);
+        const { status, page } = parseRequest(adminClaimsRoute.query, request.query);
         return { success: true as const, ...(await admin.claims(status, page)) };
       },
     });
@@ -162,7 +157,7 @@ export const adminRoutes =
       config: { access: auditLogRoute.access },
       handler: async (request) => ({
         success: true as const,
-        ...(await admin.auditLog(parseRequest(pageQuerySchema, request.query).page)),
+        ...(await admin.auditLog(parseRequest(auditLogRoute.query, request.query).page)),
       }),
     });
   };

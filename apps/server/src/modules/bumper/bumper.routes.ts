@@ -1,5 +1,4 @@
 import {
-  bumperIdParamsSchema,
   bumperWalletsRoute,
   generateBumperRoute,
   getBumperRoute,
@@ -16,7 +15,7 @@ import { BUMPER_MESSAGES, type BumperService } from "./bumper.service.ts";
 
 /** A malformed id is an id nobody owns: 404, as for another user's bumper. */
 const idOf = (params: unknown): string => {
-  const parsed = bumperIdParamsSchema.safeParse(params);
+  const parsed = getBumperRoute.params.safeParse(params);
   if (!parsed.success) throw new NotFoundError("Bumper not found");
   return parsed.data.id;
 };

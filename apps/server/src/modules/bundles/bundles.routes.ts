@@ -1,8 +1,6 @@
 import {
-  bundleAddressQuerySchema,
   bundleBalancesRoute,
   emptyWalletsRoute,
-  listBundlesQuerySchema,
   listBundlesRoute,
   sellDeveloperRoute,
   sellWalletsRoute,
@@ -17,7 +15,7 @@ export const bundlesRoutes =
     app.route({
       method: listBundlesRoute.method,
       url: listBundlesRoute.path,
-      schema: { querystring: listBundlesQuerySchema },
+      schema: { querystring: listBundlesRoute.query },
       config: { access: listBundlesRoute.access },
       handler: async (request) => ({
         success: true as const,
@@ -28,7 +26,7 @@ export const bundlesRoutes =
     app.route({
       method: bundleBalancesRoute.method,
       url: bundleBalancesRoute.path,
-      schema: { querystring: bundleAddressQuerySchema },
+      schema: { querystring: bundleBalancesRoute.query },
       config: { access: bundleBalancesRoute.access },
       handler: async (request) => {
         const read = await manager.bundles.balances(requireUser(request).id, request.query.address);

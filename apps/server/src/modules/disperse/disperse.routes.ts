@@ -1,9 +1,4 @@
-import {
-  cancelDispersalRoute,
-  createDispersalRoute,
-  dispersalStatusQuerySchema,
-  dispersalStatusRoute,
-} from "@bundler/shared";
+import { cancelDispersalRoute, createDispersalRoute, dispersalStatusRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser } from "../../lib/access.ts";
 import { NotFoundError } from "../../lib/errors.ts";
@@ -33,7 +28,7 @@ export const disperseRoutes =
       config: { access: dispersalStatusRoute.access },
       handler: async (request) => {
         // A missing or malformed id is an id nobody owns.
-        const query = dispersalStatusQuerySchema.safeParse(request.query);
+        const query = dispersalStatusRoute.query.safeParse(request.query);
         if (!query.success) throw new NotFoundError("Dispersal not found");
         const dispersal = await dispersals.status(requireUser(request).id, query.data.dispersalId);
         return { success: true as const, message: `Dispersal ${dispersal.status}`, ...dispersal };

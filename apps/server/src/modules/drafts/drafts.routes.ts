@@ -2,12 +2,10 @@ import {
   cancelPaymentRoute,
   createDraftRoute,
   deleteDraftRoute,
-  draftIdParamsSchema,
   draftLogoRoute,
   draftSummaryRoute,
   executeDraftRoute,
   getDraftRoute,
-  listDraftsQuerySchema,
   listDraftsRoute,
   paymentStatusRoute,
   startPaymentRoute,
@@ -24,7 +22,7 @@ import type { PaymentService } from "./payment.service.ts";
 
 /** A malformed id is just an id nobody owns: 404, like another user's. */
 const idOf = (request: FastifyRequest): string => {
-  const parsed = draftIdParamsSchema.safeParse(request.params);
+  const parsed = getDraftRoute.params.safeParse(request.params);
   if (!parsed.success) throw draftNotFound();
   return parsed.data.id;
 };
@@ -53,7 +51,7 @@ export const draftsRoutes =
       url: listDraftsRoute.path,
       config: { access: listDraftsRoute.access },
       handler: async (request) => {
-        const query = listDraftsQuerySchema.safeParse(request.query);
+        const query = listDraftsRoute.query.safeParse(request.query);
         if (!query.success) throw new BadRequestError(query.error.issues[0]?.message ?? "bad page");
         return {
           success: true as const,

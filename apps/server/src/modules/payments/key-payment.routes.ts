@@ -1,6 +1,5 @@
 import {
   cancelKeyPaymentRoute,
-  keyPaymentStatusQuerySchema,
   keyPaymentStatusRoute,
   startKeyPaymentRoute,
 } from "@bundler/shared";
@@ -38,7 +37,7 @@ export const keyPaymentRoutes =
         rateLimit: { max: 60, timeWindow: "1 minute" },
       },
       handler: async (request) => {
-        const query = parseRequest(keyPaymentStatusQuerySchema, request.query, ["paymentId"]);
+        const query = parseRequest(keyPaymentStatusRoute.query, request.query, ["paymentId"]);
         return {
           success: true as const,
           ...(await keyPayments.status(query.paymentId, query.deviceId)),

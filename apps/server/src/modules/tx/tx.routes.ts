@@ -1,10 +1,4 @@
-import {
-  addressParamsSchema,
-  getAddressRoute,
-  getTransactionRoute,
-  txHashSchema,
-  txStatusRoute,
-} from "@bundler/shared";
+import { getAddressRoute, getTransactionRoute, txStatusRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Address, Hex } from "viem";
 import { requireUser } from "../../lib/access.ts";
@@ -29,7 +23,7 @@ export const txRoutes =
     app.route({
       method: getAddressRoute.method,
       url: getAddressRoute.path,
-      schema: { params: addressParamsSchema },
+      schema: { params: getAddressRoute.params },
       config: { access: getAddressRoute.access },
       handler: async (request) => ({
         success: true as const,
@@ -42,9 +36,10 @@ export const txRoutes =
       url: getTransactionRoute.path,
       config: { access: getTransactionRoute.access },
       handler: async (request) => {
-        const hash = txHashSchema.safeParse((request.params as { hash?: string }).hash);
-        if (!hash.success) throw new NotFoundError("Transaction not found on this chain");
-        return { success: true as const, transaction: await txs.transaction(hash.data as Hex) };
+        const params = getTransactionRoute.params.safeParse(request.params);
+        if (!params.success) throw new NotFoundError("Transaction not found on this chain");
+        const transaction = await txs.transaction(params.data.hash as Hex);
+        return { success: true as const, transaction };
       },
     });
   };

@@ -1,0 +1,137 @@
+import {
+  adminStatsRoute,
+  adminUserRoute,
+  adminUsersRoute,
+  draftPaymentKeyRoute,
+  updateUserActiveRoute,
+  updateUserRoleRoute,
+} from "./api/admin.ts";
+import { auditLogRoute } from "./api/admin-audit.ts";
+import { adminClaimsRoute, completeClaimRoute, rejectClaimRoute } from "./api/admin-claims.ts";
+import {
+  cancelKeyPaymentRoute,
+  generateFreeKeyRoute,
+  keyPaymentStatusRoute,
+  startKeyPaymentRoute,
+  validateKeyRoute,
+} from "./api/auth.ts";
+import {
+  bumperWalletsRoute,
+  generateBumperRoute,
+  getBumperRoute,
+  listBumpersRoute,
+  startBumperRoute,
+  stopBumperRoute,
+  withdrawBumperRoute,
+} from "./api/bumper.ts";
+import {
+  bundleBalancesRoute,
+  emptyWalletsRoute,
+  listBundlesRoute,
+  sellDeveloperRoute,
+  sellWalletsRoute,
+} from "./api/bundles.ts";
+import type { RouteDef } from "./api/common.ts";
+import { faucetRoute } from "./api/dev.ts";
+import {
+  cancelDispersalRoute,
+  createDispersalRoute,
+  dispersalStatusRoute,
+} from "./api/disperse.ts";
+import {
+  cancelPaymentRoute,
+  createDraftRoute,
+  deleteDraftRoute,
+  draftLogoRoute,
+  executeBundleRoute,
+  executeDraftRoute,
+  getDraftRoute,
+  listDraftsRoute,
+  paymentStatusRoute,
+  startPaymentRoute,
+  updateDraftRoute,
+} from "./api/drafts.ts";
+import { draftSummaryRoute, planLaunchRoute } from "./api/launch.ts";
+import { getConfigRoute, getNewsRoute, healthRoute } from "./api/meta.ts";
+import { bnbPriceRoute } from "./api/price.ts";
+import {
+  claimReferralRoute,
+  createReferralCodeRoute,
+  referralClaimsRoute,
+  referralInfoRoute,
+} from "./api/referral.ts";
+import { getAddressRoute, getTransactionRoute, txStatusRoute } from "./api/tx.ts";
+import {
+  generateAmountsRoute,
+  generateWalletsRoute,
+  importWalletsRoute,
+  walletBalancesRoute,
+} from "./api/wallets.ts";
+
+/**
+ * Every API route the server answers: method, path, access and the zod contracts of its body,
+ * query and path parameters, and which fields name an object the caller must own. The server
+ * registers its routes from these definitions, a test checks that it registers exactly these,
+ * and the reliability rows ("hostile input", "other users") are generated from this table.
+ */
+export const ROUTES: readonly RouteDef[] = [
+  auditLogRoute,
+  adminClaimsRoute,
+  completeClaimRoute,
+  rejectClaimRoute,
+  adminUsersRoute,
+  adminUserRoute,
+  updateUserRoleRoute,
+  updateUserActiveRoute,
+  draftPaymentKeyRoute,
+  adminStatsRoute,
+  generateFreeKeyRoute,
+  validateKeyRoute,
+  startKeyPaymentRoute,
+  keyPaymentStatusRoute,
+  cancelKeyPaymentRoute,
+  generateBumperRoute,
+  listBumpersRoute,
+  getBumperRoute,
+  startBumperRoute,
+  stopBumperRoute,
+  withdrawBumperRoute,
+  bumperWalletsRoute,
+  listBundlesRoute,
+  bundleBalancesRoute,
+  sellWalletsRoute,
+  sellDeveloperRoute,
+  emptyWalletsRoute,
+  faucetRoute,
+  createDispersalRoute,
+  dispersalStatusRoute,
+  cancelDispersalRoute,
+  createDraftRoute,
+  listDraftsRoute,
+  draftLogoRoute,
+  getDraftRoute,
+  updateDraftRoute,
+  deleteDraftRoute,
+  startPaymentRoute,
+  paymentStatusRoute,
+  cancelPaymentRoute,
+  executeDraftRoute,
+  executeBundleRoute,
+  planLaunchRoute,
+  draftSummaryRoute,
+  getNewsRoute,
+  getConfigRoute,
+  healthRoute,
+  bnbPriceRoute,
+  referralInfoRoute,
+  createReferralCodeRoute,
+  claimReferralRoute,
+  referralClaimsRoute,
+  txStatusRoute,
+  getTransactionRoute,
+  getAddressRoute,
+  generateWalletsRoute,
+  generateAmountsRoute,
+  walletBalancesRoute,
+  importWalletsRoute,
+];
