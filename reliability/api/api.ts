@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RouteDef } from "@bundler/shared";
 import type { Database } from "../../apps/server/src/db/client.ts";
-import { FaucetService } from "../../apps/server/src/modules/dev/faucet.service.ts";
 import { createTestApp, type TestApp } from "../../apps/server/src/test/app.ts";
 import { startTestChain, type TestChain } from "../../apps/server/src/test/chain.ts";
 import { createTestDatabase } from "../../apps/server/src/test/database.ts";
@@ -31,7 +30,7 @@ export const startApi = async (postgresUrl: string | null): Promise<ApiUnderTest
       database,
       chain: testChain.chain,
       masterKey,
-      faucet: new FaucetService(testChain.local.rpcUrl),
+      faucet: true,
       keyPaymentLimitPerHour: 1_000_000,
     });
     const keys = {

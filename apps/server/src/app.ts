@@ -27,7 +27,7 @@ import { AuthService } from "./modules/auth/auth.service.ts";
 import { bumperRoutes } from "./modules/bumper/bumper.routes.ts";
 import { bundlesRoutes } from "./modules/bundles/bundles.routes.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
-import type { FaucetService } from "./modules/dev/faucet.service.ts";
+import { FaucetService } from "./modules/dev/faucet.service.ts";
 import { disperseRoutes } from "./modules/disperse/disperse.routes.ts";
 import { draftsRoutes } from "./modules/drafts/drafts.routes.ts";
 import { launchRoutes } from "./modules/launch/launch.routes.ts";
@@ -61,8 +61,8 @@ export interface AppOptions {
   webDist?: string | undefined;
   logLevel?: string;
   currentBlock?: () => number | null;
-  /** Only in the local profile. */
-  faucet?: FaucetService | undefined;
+  /** The local profile's faucet route (test BNB from an anvil development account). */
+  faucet?: boolean;
   /** Encrypts every private key at rest (main.ts loads it; tests pass one). */
   masterKey: Buffer;
   /** The chain the launch routes use; without it they answer 503 "chain unavailable". */
@@ -227,8 +227,6 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     }),
   );
 
-  if (options.faucet) await server.register(faucetRoutes(options.faucet));
-
   const jobs = await JobEngine.start(options.database.jobStore, {
     log: (message) => server.log.warn(message),
     pollingIntervalSeconds: options.jobPollingSeconds,
@@ -284,6 +282,8 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(bundlesRoutes(walletManager));
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
+  // The local chain's faucet sends through the transaction manager like everything else.
+  if (options.faucet) await server.register(faucetRoutes(new FaucetService(services.transactions)));
   await server.register(priceRoutes(services.prices));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;

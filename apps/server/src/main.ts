@@ -14,7 +14,6 @@ import { armFailpointsFromList } from "./lib/failpoints.ts";
 import { attachLocalChain, type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
 import { loadTreasury, type Treasury } from "./lib/treasury-key.ts";
-import { FaucetService } from "./modules/dev/faucet.service.ts";
 
 /** The profile's builders, NodeReal when keyed, each capped for the configured tier. */
 const remoteBuilders = (env: Env) => {
@@ -153,7 +152,7 @@ const main = async () => {
     webDist: env.WEB_DIST,
     logLevel: env.LOG_LEVEL,
     currentBlock: () => watcher?.current() ?? null,
-    faucet: localChain ? new FaucetService(localChain.builderUrl) : undefined,
+    faucet: localChain !== undefined,
     masterKey: masterKey.key,
     chain,
     launchFeeBnb: env.LAUNCH_FEE_BNB,

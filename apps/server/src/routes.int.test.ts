@@ -1,6 +1,5 @@
 import { ROUTES } from "@bundler/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FaucetService } from "./modules/dev/faucet.service.ts";
 import { createTestApp, type TestApp } from "./test/app.ts";
 
 const key = (route: { method: string; url?: string; path?: string; access: string }) =>
@@ -10,7 +9,7 @@ describe("the route table (packages/shared ROUTES)", () => {
   let app: TestApp;
   beforeAll(async () => {
     // With the local profile's faucet, so that every route the server can have is registered.
-    app = await createTestApp({ faucet: new FaucetService("http://127.0.0.1:9") });
+    app = await createTestApp({ faucet: true });
   });
   afterAll(async () => {
     await app?.close();

@@ -35,7 +35,8 @@ export type TxPurpose =
   | "bundle-empty"
   | "bumper-trade"
   | "bumper-move"
-  | "referral-payout";
+  | "referral-payout"
+  | "faucet";
 
 /** One transaction a caller wants sent, exactly once per `key`. */
 export interface TxIntent {
