@@ -242,8 +242,12 @@ export const prepare = async (
       await server.pay(bought.paymentAddress, parseEther(bought.paymentAmount));
       await server.waitFor(
         async () =>
-          (await api("GET", `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=device-${code}`)).body
-            .isPaid === true,
+          (
+            await api(
+              "GET",
+              `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=device-${code}`,
+            )
+          ).body.isPaid === true,
         "the key purchase credited",
       );
       await server.waitFor(() => swept(server, bought.paymentAddress), "the key payment swept");
