@@ -93,7 +93,10 @@ export const crashesRow: Row = {
         await server.waitFor(work.finished, `${kind} to finish`, 180_000).catch(() => {
           finished = false;
         });
-        if (!finished) unfinished += 1;
+        if (!finished) {
+          unfinished += 1;
+          context.log(`    left at: ${(await work.state?.()) ?? "?"}`);
+        }
         const ledger = await books.close(await work.declaredAfter());
         const found = await work.check(ledger);
         unaccounted += ledger.unaccounted;

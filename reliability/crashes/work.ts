@@ -29,6 +29,8 @@ export interface Work {
   failpoints: string[];
   start(): Promise<{ status: number }>;
   finished(): Promise<boolean>;
+  /** Where the work stands, for the log of a trial that did not finish. */
+  state?(): Promise<string>;
   /** Addresses known only once the work ran (listed by the API). */
   declaredAfter(): Promise<string[]>;
   check(
@@ -82,19 +84,34 @@ export const prepare = async (
       for (const w of input.walletConfig.wallets)
         await server.setBalance(w.address, parseEther("0.2"));
       const holders = input.walletConfig.wallets.map((w) => w.address);
+      let relaunches = 0;
       return {
         declared: [input.deployerWallet.address, ...holders, treasury],
         failpoints: ["launch.claimed", "launch.recorded", "launch.landed"],
         start: () => api("POST", `/api/draft/${id}/execute`),
-        finished: async () => (await draftOf(server, id)).status === "executed",
+        // A launch the kill stopped before its bundle went out leaves the draft paid again:
+        // the user launches it again, as the web app offers.
+        finished: async () => {
+          const status = (await draftOf(server, id)).status;
+          if (status === "paid") {
+            relaunches += 1;
+            await api("POST", `/api/draft/${id}/execute`);
+          }
+          return status === "executed";
+        },
         declaredAfter: async () => [],
+        state: async () => JSON.stringify(await draftOf(server, id)).slice(0, 600),
         async check(ledger) {
           const token = (await draftOf(server, id)).launch?.tokenAddress as Address;
           shared.token = token;
           shared.holders = holders;
           // One token: every buying wallet bought once (its transactions all name one token).
           const buys = holders.map((h) => ledger.txs.filter((t) => t.from === h).length);
-          return { ...ok, repeated: buys.reduce((a, n) => a + Math.max(0, n - 1), 0) };
+          return {
+            ...ok,
+            repeated: buys.reduce((a, n) => a + Math.max(0, n - 1), 0),
+            notes: relaunches > 0 ? [`launched again by the user ${relaunches} time(s)`] : [],
+          };
         },
       };
     }
