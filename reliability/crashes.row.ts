@@ -30,11 +30,14 @@ export const crashesRow: Row = {
   name: "crashes",
   what: "SIGKILL the real server at a random moment (seeded delay or failpoint) during a launch, a fee payment, a dispersal, a sell, a bump and a claim payout; restart; let the work finish",
   async run(context) {
-    // CRASHES_KINDS="claim payout,dispersal" runs only those kinds (a sell or bump needs a launch).
+    // CRASHES_KINDS="claim payout,dispersal" runs only those kinds (a sell or bump needs a
+    // launch), CRASHES_TRIALS=n that many trials.
     const kinds = process.env.CRASHES_KINDS
       ? KINDS.filter((kind) => process.env.CRASHES_KINDS?.split(",").includes(kind))
       : KINDS;
-    const trials = context.mode === "full" ? 50 : kinds.length;
+    const trials = Number(
+      process.env.CRASHES_TRIALS ?? (context.mode === "full" ? 50 : kinds.length),
+    );
     const seed = Number(process.env.CRASHES_SEED ?? Date.now() % 1_000_000);
     const random = seeded(seed);
     context.log(`crashes: ${trials} trials, seed ${seed} (CRASHES_SEED=${seed} replays them)`);
