@@ -55,6 +55,7 @@ export const crashesRow: Row = {
     let doubleCredits = 0;
     let repeated = 0;
     let unfinished = 0;
+    let missing = 0;
     try {
       await server.start();
       await server.setBalance(treasury, parseEther("10"));
@@ -105,9 +106,10 @@ export const crashesRow: Row = {
         unaccounted += ledger.unaccounted;
         if (ledger.unaccounted !== 0n) trialsUnaccounted += 1;
         doubleCredits += found.doubleCredits;
+        missing += found.missing;
         repeated += ledger.repeated + found.repeated;
         context.log(
-          `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? "finished" : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated`,
+          `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? "finished" : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated, ${found.missing} missing`,
         );
         for (const line of [ledger.detail, ...found.notes].filter(Boolean))
           context.log(`    ${line}`);
@@ -120,6 +122,7 @@ export const crashesRow: Row = {
       zero("trials with any wei unaccounted", trialsUnaccounted),
       zero("double credits", doubleCredits),
       zero("repeated transfers", repeated),
+      zero("planned transfers missing or short", missing),
       zero("unfinished trials", unfinished),
     ];
     return figures;

@@ -2,6 +2,18 @@ import { type Address, erc20Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { crashServer } from "../../apps/server/src/test/crash-server.ts";
 import { draftInput } from "../../apps/server/src/test/drafts-api.ts";
+import type { Ledger } from "./ledger.ts";
+
+/** What a trial's own checks found beyond the ledger. */
+export interface Findings {
+  /** Payments or claims credited more than once (a destination paid more than asked). */
+  doubleCredits: number;
+  /** Planned legs sent more than once. */
+  repeated: number;
+  /** Planned legs that never arrived, or arrived short. */
+  missing: number;
+  notes: string[];
+}
 
 export type Server = ReturnType<typeof crashServer>;
 export type Kind = "launch" | "fee payment" | "dispersal" | "sell" | "bump" | "claim payout";
@@ -33,13 +45,11 @@ export interface Work {
   state?(): Promise<string>;
   /** Addresses known only once the work ran (listed by the API). */
   declaredAfter(): Promise<string[]>;
-  check(
-    ledger: import("./ledger.ts").Ledger,
-  ): Promise<{ doubleCredits: number; repeated: number; notes: string[] }>;
+  check(ledger: Ledger): Promise<Findings>;
 }
 
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
-const ok = { doubleCredits: 0, repeated: 0, notes: [] as string[] };
+const ok: Findings = { doubleCredits: 0, repeated: 0, missing: 0, notes: [] };
 
 /** What the trials of a run share: a token launched by a launch trial, whose wallets sell. */
 export interface Shared {
@@ -136,6 +146,7 @@ export const prepare = async (
           return {
             doubleCredits: credited + ((await draftOf(server, id)).refunds.length > 0 ? 1 : 0),
             repeated: Math.max(0, sweeps - 1),
+            missing: sweeps === 0 ? 1 : 0,
             notes: [],
           };
         },
@@ -164,16 +175,18 @@ export const prepare = async (
         async check(ledger) {
           let doubleCredits = 0;
           let repeated = 0;
+          let missing = 0;
           const notes: string[] = [];
           wallets.forEach((w, i) => {
             const got = ledger.delta(w);
             const asked = parseEther(amounts[i] as string);
             if (got > asked) doubleCredits += 1;
+            if (got < asked) missing += 1;
             if (got !== asked) notes.push(`${w} got ${got} wei of ${asked}`);
             const legs = ledger.txs.filter((t) => t.to === w).length;
             repeated += Math.max(0, legs - 1);
           });
-          return { doubleCredits, repeated, notes };
+          return { doubleCredits, repeated, missing, notes };
         },
       };
     }
@@ -242,6 +255,7 @@ export const prepare = async (
           return {
             ...ok,
             repeated: Math.max(0, bumps - 2) + Math.max(0, done - 2),
+            missing: Math.max(0, 2 - done),
             notes: bumps === 2 ? [] : [`${bumps} bumps of 2`],
           };
         },
@@ -295,6 +309,7 @@ export const prepare = async (
           return {
             doubleCredits: (got > asked ? 1 : 0) + (claimed > asked ? 1 : 0),
             repeated: Math.max(0, payouts - 1),
+            missing: got < asked ? 1 : 0,
             notes: got === asked ? [] : [`receiver got ${got} wei of ${asked}`],
           };
         },
