@@ -46,6 +46,8 @@ export const crashesRow: Row = {
     const server = crashServer("crashes-row", {
       LAUNCH_FEE_BNB: "0.01",
       BUMPER_MINUTE_SECONDS: "1",
+      // Every claim trial buys a key from this one client address.
+      KEY_PAYMENT_LIMIT_PER_HOUR: "1000",
       TREASURY_PRIVATE_KEY: treasuryKey,
       TREASURY_ADDRESS: treasury,
     });

@@ -56,6 +56,7 @@ export interface Shared {
   token?: Address;
   holders?: Address[];
   referrals: number;
+  referralCode?: string;
 }
 
 const draftOf = async (server: Server, id: string) =>
@@ -262,13 +263,19 @@ export const prepare = async (
       };
     }
     case "claim payout": {
+      // One code per user: the first claim trial creates it, each trial buys one more key with it.
       shared.referrals += 1;
-      const code = `crash${shared.referrals}${Date.now() % 100000}`;
-      const referrer = await api("POST", "/api/auth/referral/create", { code });
-      if (referrer.status !== 200)
-        throw new Error(`referral code: ${JSON.stringify(referrer.body)}`);
+      if (!shared.referralCode) {
+        const created = `crash${Date.now() % 100000}`;
+        const referrer = await api("POST", "/api/auth/referral/create", { code: created });
+        if (referrer.status !== 200)
+          throw new Error(`referral code: ${JSON.stringify(referrer.body)}`);
+        shared.referralCode = created;
+      }
+      const code = shared.referralCode;
+      const device = `device-${code}-${shared.referrals}`;
       const bought = (
-        await api("POST", "/api/auth/payment", { deviceId: `device-${code}`, referralCode: code })
+        await api("POST", "/api/auth/payment", { deviceId: device, referralCode: code })
       ).body as { paymentId: string; paymentAddress: Address; paymentAmount: string };
       await server.pay(bought.paymentAddress, parseEther(bought.paymentAmount));
       await server.waitFor(
@@ -276,7 +283,7 @@ export const prepare = async (
           (
             await api(
               "GET",
-              `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=device-${code}`,
+              `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=${device}`,
             )
           ).body.isPaid === true,
         "the key purchase credited",
