@@ -113,9 +113,12 @@ export const prepare = async (
         declaredAfter: async () => [],
         state: async () => JSON.stringify(await draftOf(server, id)).slice(0, 600),
         async check(ledger) {
-          const token = (await draftOf(server, id)).launch?.tokenAddress as Address;
-          shared.token = token;
-          shared.holders = holders;
+          // A launch that did not finish leaves the last launched token to sell and bump.
+          const token = (await draftOf(server, id)).launch?.tokenAddress as Address | undefined;
+          if (token) {
+            shared.token = token;
+            shared.holders = holders;
+          }
           // One token: every buying wallet bought once (its transactions all name one token).
           const buys = holders.map((h) => ledger.txs.filter((t) => t.from === h).length);
           return {
