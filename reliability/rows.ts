@@ -1,3 +1,4 @@
+import { crashesRow } from "./crashes.row.ts";
 import { hostileInputRow } from "./hostile-input.row.ts";
 import { keysAtRestRow } from "./keys-at-rest.row.ts";
 import { loadRow } from "./load.row.ts";
@@ -11,6 +12,7 @@ export const ROWS: readonly Row[] = [
   loadRow,
   hostileInputRow,
   otherUsersRow,
+  crashesRow,
   paymentsRow,
   keysAtRestRow,
   realtimeRow,

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
 import { type Address, createWalletClient, http, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { anvilAt } from "./anvil-at.ts";
 import { ServerProcess } from "./server-process.ts";
 
@@ -29,9 +29,14 @@ export const crashServer = (name: string, env: Record<string, string> = {}) => {
     get process() {
       return running();
     },
-    /** The server's data dir (its database, its chain's state, whatever else it writes). */
+    /** The data dir the server (and its chain) write to. */
     get dataDir() {
       return dataDir;
+    },
+    /** Every contract address the server deployed on its chain (its recorded deployment). */
+    contracts(): Address[] {
+      const deployment = readFileSync(path.join(dataDir, "chain", "deployment.json"), "utf8");
+      return [...new Set(deployment.match(/0x[0-9a-fA-F]{40}/g) ?? [])] as Address[];
     },
     /** Starts the server (its chain on a fresh port: the last one may linger). */
     async start(failpoints?: string): Promise<void> {
@@ -73,10 +78,13 @@ export const crashServer = (name: string, env: Record<string, string> = {}) => {
       }
       throw new Error(`timed out waiting for ${what}\n${running().printed()}`);
     },
-    /** Sends `value` to `to` from a fresh account; answers the payer. */
-    async pay(to: string, value: bigint): Promise<Address> {
-      const account = privateKeyToAccount(generatePrivateKey());
-      await chain.setBalance(account.address, parseEther("1"));
+    /**
+     * Sends `value` to `to` from a fresh account (funded with 1 BNB), or from `from` as it is;
+     * answers the payer.
+     */
+    async pay(to: string, value: bigint, from?: PrivateKeyAccount): Promise<Address> {
+      const account = from ?? privateKeyToAccount(generatePrivateKey());
+      if (!from) await chain.setBalance(account.address, parseEther("1"));
       const wallet = createWalletClient({ account, transport: http(chain.url()) });
       const hash = await wallet.sendTransaction({ chain: null, to: to as Address, value });
       await chain.client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
