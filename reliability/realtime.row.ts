@@ -4,7 +4,7 @@ import { ADMIN_API, ADMIN_MAX_PAGE_SIZE, type AdminUserRow, type Dispersal } fro
 import { type Address, createWalletClient, http, parseEther, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { waitForTransactionReceipt } from "viem/actions";
-import { apiAt, launchBundle } from "../bench/lib/load-users.ts";
+import { apiAt, launchBundle, until } from "../bench/lib/load-users.ts";
 import { sentEventsIn, type Tally, tally, type Watcher, watch } from "./realtime/deliveries.ts";
 import { type Deployment, deploy } from "./realtime/deployment.ts";
 import { type Figure, type Mode, type Row, zero } from "./row.ts";
@@ -13,18 +13,6 @@ import { type Figure, type Mode, type Row, zero } from "./row.ts";
 const SIZES: Record<Mode, { users: number; launches: number; dispersals: number }> = {
   full: { users: 20, launches: 5, dispersals: 5 },
   reduced: { users: 5, launches: 1, dispersals: 1 },
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await check();
-    if (answer !== undefined) return answer;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(300);
-  }
 };
 
 /** A user as the web app makes one: a free key for a device. */
@@ -147,7 +135,7 @@ const measure = async (
       async () => (count().delivered === count().expected ? true : undefined),
       20_000,
     ).catch(() => undefined);
-    await sleep(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const sentBy = deployment.printed().map((output) => sentEventsIn(output).length);
     log(`user events sent, per process: ${sentBy.join(", ")}`);
     return {

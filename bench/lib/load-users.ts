@@ -50,7 +50,12 @@ export const apiAt =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000) => {
+/** Asks `check` every 300 ms until it answers something; throws after `timeoutMs`. */
+export const until = async <T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 90_000,
+) => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await check();

@@ -146,60 +146,34 @@ describe("refunds and sweeps", () => {
     expect(await sent(address)).toBe(2);
   }, 180_000);
 
-  /** A contract pays the fee (no block scan sees it) and a plain transfer of `extra` comes too. */
-  const contractPaidWithExtra = async (order: "extra first" | "extra after the credit") => {
-    const id = await newDraft();
-    const address = await startPayment(id);
-    const contract = await contractPayerOn(testChain, await forwarderOn(testChain));
-    const plain = await payerOn(testChain);
-    const extra = parseEther("0.004");
-    const plainBefore = await balance(plain.account.address);
-    const treasuryBefore = await balance(treasury);
-    if (order === "extra first") {
-      const { gas } = await plain.pay(address, extra);
-      await watcher().tick();
-      expect((await draftOf(id)).status).toBe("pending_payment");
+  for (const order of ["before it", "after it had paid the fee"] as const)
+    it(`refunds in full a plain transfer that came ${order}, beside a contract's payment the scan does not see`, async () => {
+      const id = await newDraft();
+      const address = await startPayment(id);
+      const contract = await contractPayerOn(testChain, await forwarderOn(testChain));
+      const plain = await payerOn(testChain);
+      const extra = parseEther("0.004");
+      const plainBefore = await balance(plain.account.address);
+      const treasuryBefore = await balance(treasury);
+      let gas = 0n;
+      if (order === "before it") {
+        gas = (await plain.pay(address, extra)).gas;
+        await watcher().tick();
+        expect((await draftOf(id)).status).toBe("pending_payment");
+      }
       await contract.pay(address, FEE);
+      if (order !== "before it") {
+        await tickUntil(async () => (await draftOf(id)).status === "paid");
+        gas = (await plain.pay(address, extra)).gas;
+      }
       await tickUntil(async () => (await balance(address)) === 0n);
-      return {
-        id,
-        refunded: (await balance(plain.account.address)) - plainBefore + gas + extra,
-        extra,
-        treasuryBefore,
-        address,
-      };
-    }
-    await contract.pay(address, FEE);
-    await tickUntil(async () => (await draftOf(id)).status === "paid");
-    const { gas } = await plain.pay(address, extra);
-    await tickUntil(async () => (await balance(address)) === 0n);
-    return {
-      id,
-      refunded: (await balance(plain.account.address)) - plainBefore + gas + extra,
-      extra,
-      treasuryBefore,
-      address,
-    };
-  };
-
-  it("refunds a plain transfer in full when a contract's transfer, unseen by the scan, paid the fee beside it", async () => {
-    const { id, refunded, extra, treasuryBefore, address } =
-      await contractPaidWithExtra("extra first");
-    expect((await draftOf(id)).status).toBe("paid");
-    expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
-    const swept = (await balance(treasury)) - treasuryBefore;
-    expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
-    expect(await sent(address)).toBe(2);
-  }, 180_000);
-
-  it("refunds a plain transfer in full when it came after a contract's transfer had paid the fee", async () => {
-    const { refunded, extra, treasuryBefore, address } =
-      await contractPaidWithExtra("extra after the credit");
-    expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
-    const swept = (await balance(treasury)) - treasuryBefore;
-    expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
-    expect(await sent(address)).toBe(2);
-  }, 180_000);
+      expect((await draftOf(id)).status).toBe("paid");
+      const refunded = (await balance(plain.account.address)) - plainBefore + gas + extra;
+      expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
+      const swept = (await balance(treasury)) - treasuryBefore;
+      expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
+      expect(await sent(address)).toBe(2);
+    }, 180_000);
 
   it("sends a deposit that came from one of our dispersal wallets to that dispersal's funder (item 10)", async () => {
     const { id, address } = await cancelledPayment();
