@@ -64,6 +64,34 @@ describe("a server killed in the middle of a launch or a refund", () => {
     await waitFor(async () => (await draftOf(unsent.id)).status === "executed", "the relaunch");
   }, 300_000);
 
+  it("launches a draft again right after its launch was killed with the bundle recorded but not sent", async () => {
+    const unsent = await readyDraft();
+    // A quiet chain's gas price stops moving (its base fee decays to its floor): then, with no
+    // token created in between, the relaunch signs some of the very transactions the killed
+    // launch recorded (same wallet, nonce, call and price). Here the base fee is put at that
+    // floor at once instead of after minutes of empty blocks.
+    await client().request({
+      method: "anvil_setNextBlockBaseFeePerGas" as never,
+      params: ["0x0"] as never,
+    });
+    const at = await client().getBlockNumber();
+    await waitFor(async () => (await client().getBlockNumber()) > at + 1n, "the base fee applied");
+    await server.stop();
+    await start("launch.recorded");
+    expect((await api("POST", `/api/draft/${unsent.id}/execute`)).status).toBe(200);
+    expect(await server.exited()).toBe("SIGKILL");
+    await start();
+    await waitFor(async () => (await draftOf(unsent.id)).status === "paid", "the draft released");
+
+    // No other token was created since: the relaunch signs the same buys as the killed one.
+    expect((await api("POST", `/api/draft/${unsent.id}/execute`)).status).toBe(200);
+    await waitFor(
+      async () => (await draftOf(unsent.id)).status !== "executing",
+      "the relaunch to end",
+    );
+    expect((await draftOf(unsent.id)).status).toBe("executed");
+  }, 300_000);
+
   it("sends a refund recorded just before the kill once, after the restart", async () => {
     const input = draftInput(1);
     const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;

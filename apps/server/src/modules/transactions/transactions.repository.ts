@@ -146,6 +146,40 @@ export class TransactionsRepository {
     return tx.insert(chainTxs).values(rows).returning();
   }
 
+  /** Which of these hashes a dropped row holds. */
+  async droppedHashes(tx: DbOrTx, hashes: string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await tx
+      .select({ txHash: chainTxs.txHash })
+      .from(chainTxs)
+      .where(and(inArray(chainTxs.txHash, hashes), eq(chainTxs.status, "dropped")));
+    return new Set(rows.map((row) => row.txHash));
+  }
+
+  /**
+   * Records `row` on the dropped row holding the very same signed transaction (same hash), as
+   * if it were new: its key, owner, window and status now the new record's. Answers nothing
+   * when no dropped row holds that hash.
+   */
+  async retakeDropped(tx: DbOrTx, row: NewTxRow): Promise<TxRow | undefined> {
+    const [taken] = await tx
+      .update(chainTxs)
+      .set({
+        ...row,
+        status: "signed",
+        error: null,
+        blockNumber: null,
+        fee: null,
+        broadcasts: 0,
+        lastBroadcastAt: null,
+        createdAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(chainTxs.txHash, row.txHash), eq(chainTxs.status, "dropped")))
+      .returning();
+    return taken;
+  }
+
   async open(): Promise<OpenTx[]> {
     return this.db
       .select(openColumns)

@@ -248,6 +248,62 @@ describe("the transaction manager", () => {
     expect(await testChain.chain.client.getTransactionCount({ address: account.address })).toBe(0);
   });
 
+  it("records again, under a new key, a bundle transaction identical to one that was dropped", async () => {
+    const txm = manager();
+    const account = await funded();
+    const raw = (await account.signTransaction({
+      type: "legacy",
+      chainId: testChain.chain.chainId,
+      nonce: 0,
+      to: fresh(),
+      value: 1n,
+      gas: 21_000n,
+      gasPrice: 10n ** 9n,
+    })) as Hex;
+    const head = await testChain.chain.client.getBlockNumber();
+    await txm.recordBundle([{ key: "test:first-try", purpose: "launch", raw }], head + 1n);
+    const [dropped] = await txm.waitFinal(["test:first-try"], { pollMs: 200 });
+    expect(dropped?.status).toBe("dropped");
+
+    // The same wallet signs the same call at the same nonce and price: the same bytes.
+    const now = await testChain.chain.client.getBlockNumber();
+    const [again] = await txm.recordBundle(
+      [{ key: "test:second-try", purpose: "launch", raw }],
+      now + 5n,
+    );
+    expect(again?.key).toBe("test:second-try");
+    expect(again?.status).toBe("signed");
+    expect(again?.validUntilBlock).toBe(now + 5n);
+    expect(again?.txHash).toBe(keccak256(raw));
+  });
+
+  it("still refuses a bundle transaction at a nonce another open transaction of ours holds", async () => {
+    const txm = manager();
+    const account = await funded();
+    const sign = (value: bigint) =>
+      account.signTransaction({
+        type: "legacy",
+        chainId: testChain.chain.chainId,
+        nonce: 0,
+        to: fresh(),
+        value,
+        gas: 21_000n,
+        gasPrice: 10n ** 9n,
+      }) as Promise<Hex>;
+    const head = await testChain.chain.client.getBlockNumber();
+    await txm.recordBundle(
+      [{ key: "test:open-one", purpose: "launch", raw: await sign(1n) }],
+      head + 5n,
+    );
+    await expect(
+      txm.recordBundle(
+        [{ key: "test:other-one", purpose: "launch", raw: await sign(2n) }],
+        head + 5n,
+      ),
+    ).rejects.toThrow();
+    expect(await txm.find(["test:other-one"])).toHaveLength(0);
+  });
+
   it("never calls a mined transaction replaced when one read misses its receipt while its nonce shows used", async () => {
     let hash: string | undefined;
     const lagging = await laggingReceipts(() => hash, 1);

@@ -247,26 +247,44 @@ export class TxManager {
     );
     return this.repo.underAddressLocks(
       decoded.map((d) => d.from),
-      async (tx) =>
-        this.repo.insert(
+      async (tx) => {
+        const rows: NewTxRow[] = decoded.map(({ t, parsed, from }) => ({
+          key: t.key,
+          purpose: t.purpose,
+          ownerId: t.ownerId ?? null,
+          subject: t.subject ?? null,
+          from,
+          to: parsed.to ? getAddress(parsed.to) : null,
+          value: (parsed.value ?? 0n).toString(),
+          nonce: parsed.nonce ?? 0,
+          gas: parsed.gas ?? 0n,
+          gasPrice: (parsed.gasPrice ?? 0n).toString(),
+          rawTx: t.raw,
+          txHash: keccak256(t.raw),
+          reason: t.reason ?? null,
+          validUntilBlock,
+        }));
+        // A bundle signed again on a chain that has not moved (a relaunch after one that never
+        // went out) holds some of the very transactions already recorded and dropped: those
+        // rows are recorded again under the new keys (their hash is unique); the rest inserted.
+        const dropped = await this.repo.droppedHashes(
           tx,
-          decoded.map(({ t, parsed, from }) => ({
-            key: t.key,
-            purpose: t.purpose,
-            ownerId: t.ownerId ?? null,
-            subject: t.subject ?? null,
-            from,
-            to: parsed.to ? getAddress(parsed.to) : null,
-            value: (parsed.value ?? 0n).toString(),
-            nonce: parsed.nonce ?? 0,
-            gas: parsed.gas ?? 0n,
-            gasPrice: (parsed.gasPrice ?? 0n).toString(),
-            rawTx: t.raw,
-            txHash: keccak256(t.raw),
-            reason: t.reason ?? null,
-            validUntilBlock,
-          })),
-        ),
+          rows.map((row) => row.txHash),
+        );
+        const recorded: TxRow[] = [];
+        for (const row of rows.filter((r) => dropped.has(r.txHash))) {
+          const retaken = await this.repo.retakeDropped(tx, row);
+          if (retaken) recorded.push(retaken);
+        }
+        recorded.push(
+          ...(await this.repo.insert(
+            tx,
+            rows.filter((r) => !dropped.has(r.txHash)),
+          )),
+        );
+        const order = new Map(rows.map((row, i) => [row.key, i]));
+        return recorded.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
+      },
     );
   }
 
