@@ -132,6 +132,10 @@ describe("the bumper", () => {
 
     await fundFromFaucet(page);
     expect(await client.getBalance({ address })).toBeGreaterThanOrEqual(parseEther("0.013"));
+    // SPEC §9's 0.001 BNB a bump is an estimate: tip, gas and the curve's fees come within a
+    // few percent of it either way (a run has ended 0.00002 BNB short of the third bump, and
+    // the bumper stopped, saying so). One more bump's estimate makes this run complete.
+    await api.faucet(address, "0.001");
     await startBumper(page);
 
     // The page reads the bumper again every 10 s while it runs: the first read after a bump
