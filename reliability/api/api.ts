@@ -32,6 +32,8 @@ export const startApi = async (postgresUrl: string | null): Promise<ApiUnderTest
       masterKey,
       faucet: true,
       keyPaymentLimitPerHour: 1_000_000,
+      // RELIABILITY_LOG_LEVEL=error shows why a request answered 500.
+      logLevel: process.env.RELIABILITY_LOG_LEVEL ?? "silent",
     });
     const keys = {
       user: await app.auth.mintKey("user"),

@@ -1,3 +1,4 @@
+import { isAddress } from "viem";
 /** Business constants and limits from SPEC §9, shared by server and web. */
 
 export const ROLES = ["user", "admin", "superadmin"] as const;
@@ -28,7 +29,23 @@ export const SOCKET_RECONNECT = {
 export const LAUNCH_FEE_BNB = "0.5";
 /** What the payment dialog asks for when the server answers no amount (SPEC §9). */
 export const FALLBACK_PAYMENT_AMOUNT_BNB = "0.00001";
+/** 0x and 40 hex digits, the shape of an address (the web's checks as the user types). */
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * An address the server takes: 0x and 40 hex digits, and when its letters are mixed case they
+ * must match its EIP-55 checksum (a typo in one is refused here instead of reaching a signer,
+ * which would refuse it anyway).
+ */
+export const isValidAddress = (value: string): boolean => {
+  if (!ADDRESS_PATTERN.test(value)) return false;
+  const digits = value.slice(2);
+  return (
+    digits === digits.toLowerCase() ||
+    digits === digits.toUpperCase() ||
+    isAddress(value, { strict: true })
+  );
+};
 
 /**
  * What one access key may hold or do at once (issue 11), counted in the database before anything

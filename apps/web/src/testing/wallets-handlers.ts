@@ -11,7 +11,7 @@ const TOKEN = 10n ** 18n;
 
 /** A bundle as `/api/auth/bundles` answers it: token `0xaaaa…0001`, two wallets, not graduated. */
 export const bundleFixture = (overrides: Partial<Bundle> = {}): Bundle => ({
-  address: "0xaAaA000000000000000000000000000000000001",
+  address: "0xAAaA000000000000000000000000000000000001",
   ticker: "MCAT",
   name: "Moon Cat",
   wallets: [walletAddress(1), walletAddress(2)],
@@ -19,7 +19,7 @@ export const bundleFixture = (overrides: Partial<Bundle> = {}): Bundle => ({
   developer: DEVELOPER,
   image: null,
   tradeUrl: null,
-  launchpadUrl: "https://four.meme/token/0xaAaA000000000000000000000000000000000001",
+  launchpadUrl: "https://four.meme/token/0xAAaA000000000000000000000000000000000001",
   graduated: false,
   blockNumber: "12",
   createdAt: new Date(0).toISOString(),
@@ -30,7 +30,7 @@ export const bundleFixture = (overrides: Partial<Bundle> = {}): Bundle => ({
 export const bundleList = (n: number): Bundle[] =>
   Array.from({ length: n }, (_, i) =>
     bundleFixture({
-      address: `0xaAaA${String(i + 1).padStart(36, "0")}`,
+      address: `0xaaaa${String(i + 1).padStart(36, "0")}`,
       ticker: `T${i + 1}`,
       name: `Token ${i + 1}`,
     }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_PATTERN } from "../constants.ts";
+import { isValidAddress } from "../constants.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 
@@ -34,7 +34,7 @@ export interface BumperForm {
 export const bumperFormError = (form: BumperForm): string | null => {
   const token = form.targetToken.trim();
   if (!token) return "Token address is required";
-  if (!ADDRESS_PATTERN.test(token)) return "Invalid address format";
+  if (!isValidAddress(token)) return "Invalid address format";
   if (!Number.isFinite(form.interval) || form.interval <= 0)
     return "Interval must be greater than 0";
   if (form.interval < BUMPER_MIN_INTERVAL_MINUTES) return "Interval must be at least 1 minute";
@@ -51,7 +51,7 @@ export const bumperFormError = (form: BumperForm): string | null => {
 export const bumperReceiverError = (receiver: string): string | null => {
   const value = receiver.trim();
   if (!value) return "Receiver address is required";
-  if (!ADDRESS_PATTERN.test(value)) return "Invalid address format";
+  if (!isValidAddress(value)) return "Invalid address format";
   return null;
 };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_PATTERN } from "../constants.ts";
+import { isValidAddress } from "../constants.ts";
 import { defineRoute } from "./common.ts";
 
 /** The largest single faucet payment, in BNB. */
@@ -17,7 +17,7 @@ export const faucetRoute = defineRoute({
   path: "/api/dev/faucet",
   access: "public",
   body: z.object({
-    address: z.string().regex(ADDRESS_PATTERN, "Invalid address format"),
+    address: z.string().refine(isValidAddress, "Invalid address format"),
     amount: z
       .string()
       .regex(/^\d+(\.\d{1,18})?$/, "amount must be a BNB amount like 1 or 0.25")

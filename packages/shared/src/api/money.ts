@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_PATTERN } from "../constants.ts";
+import { isValidAddress } from "../constants.ts";
 
 const BNB_DECIMAL = /^\d+(\.\d{1,18})?$/;
 
@@ -17,7 +17,7 @@ export const BNB_AMOUNT_LIMIT_MESSAGE = "must be a BNB amount below 1,000,000,00
  */
 export const bnbAmountSchema = bnbValueSchema.regex(/^\d{1,9}(\.|$)/, BNB_AMOUNT_LIMIT_MESSAGE);
 
-export const addressSchema = z.string().trim().regex(ADDRESS_PATTERN, "Invalid address format");
+export const addressSchema = z.string().trim().refine(isValidAddress, "Invalid address format");
 
 export const privateKeySchema = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_PATTERN } from "../constants.ts";
+import { isValidAddress } from "../constants.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 
@@ -36,7 +36,7 @@ export const referralCodeError = (code: string): string | null => {
 export const claimAddressError = (address: string): string | null => {
   const value = address.trim();
   if (!value) return REFERRAL_MESSAGES.addressRequired;
-  if (!ADDRESS_PATTERN.test(value)) return REFERRAL_MESSAGES.addressInvalid;
+  if (!isValidAddress(value)) return REFERRAL_MESSAGES.addressInvalid;
   return null;
 };
 

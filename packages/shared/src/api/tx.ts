@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_PATTERN } from "../constants.ts";
+import { isValidAddress } from "../constants.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 
@@ -74,7 +74,10 @@ const addressParams = z.object({
   address: z
     .string()
     .trim()
-    .regex(ADDRESS_PATTERN, "Invalid address: expected 0x followed by 40 hex digits"),
+    .refine(
+      isValidAddress,
+      "Invalid address: expected 0x followed by 40 hex digits (checksummed when mixed-case)",
+    ),
 });
 
 /** Transactions of the caller's one address page lists at most. */

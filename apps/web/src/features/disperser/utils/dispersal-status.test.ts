@@ -22,7 +22,7 @@ const chain = (patch: Partial<DispersalChain> = {}): DispersalChain => ({
 
 describe("readStoredDispersalId", () => {
   it("trusts a stored address", () => {
-    const id = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01";
+    const id = "0xabCDeF0123456789AbcdEf0123456789aBCDEF01";
     expect(readStoredDispersalId(id)).toBe(id);
   });
 

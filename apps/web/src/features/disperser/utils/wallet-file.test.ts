@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isWalletFileName, parseWalletFile } from "./wallet-file.ts";
 
 const A = "0x1111111111111111111111111111111111111111";
-const B = "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01";
+const B = "0xabCDeF0123456789AbcdEf0123456789aBCDEF01";
 
 describe("isWalletFileName", () => {
   it("accepts .csv and .txt in any case", () => {

@@ -8,7 +8,7 @@ import { server } from "../../../testing/msw-server.ts";
 import { renderInApp } from "../../../testing/render.tsx";
 import { AddressPage } from "./address-page.tsx";
 
-const TOKEN = "0xAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAaAa";
+const TOKEN = "0xaAaAaAaaAaAaAaaAaAAAAAAAAaaaAaAaAaaAaaAa";
 const WALLET = "0x2222222222222222222222222222222222222222";
 const HASH_IN = `0x${"1".repeat(64)}`;
 const HASH_OUT = `0x${"2".repeat(64)}`;

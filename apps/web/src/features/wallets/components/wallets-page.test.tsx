@@ -87,7 +87,7 @@ describe("the wallet manager's bundle list", () => {
       "/api/launch/logo/abc",
     );
     expect(within(card).getByRole("heading").textContent).toBe("$MCAT");
-    expect(within(card).getByTestId("bundle-address").textContent).toBe("0xaAaA…0001");
+    expect(within(card).getByTestId("bundle-address").textContent).toBe("0xAAaA…0001");
     expect(within(card).getByTestId("bundle-wallet-count").textContent).toBe("5 wallets");
     expect(card.getAttribute("href")).toBe(`/wallets/${bundle.address}`);
   });

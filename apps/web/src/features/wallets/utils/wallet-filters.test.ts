@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { compareTokens, hasBnb, holdsTokens, matchesAddress } from "./wallet-filters.ts";
 
 const entry = (tokenUnits: string, bnbBalance: string): WalletBalance => ({
-  address: "0xAbCd000000000000000000000000000000000001",
+  address: "0xaBcd000000000000000000000000000000000001",
   tokenBalance: tokenUnits,
   tokenUnits,
   bnbBalance,
