@@ -1,4 +1,4 @@
-import { getFreePort, type StartAnvilReturnType, startAnvil } from "@bundler/chain";
+import { getFreePort, rpcBatch, type StartAnvilReturnType, startAnvil } from "@bundler/chain";
 import {
   type Address,
   createPublicClient,
@@ -6,6 +6,7 @@ import {
   http,
   type PublicClient,
   parseEther,
+  toHex,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,16 +28,9 @@ afterAll(() => anvil?.stop());
 
 const funded = async () => {
   const account = privateKeyToAccount(generatePrivateKey());
-  await fetch(anvil.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "anvil_setBalance",
-      params: [account.address, `0x${parseEther("1").toString(16)}`],
-    }),
-  });
+  await rpcBatch(anvil.rpcUrl, [
+    { method: "anvil_setBalance", params: [account.address, toHex(parseEther("1"))] },
+  ]);
   const wallet = createWalletClient({ account, transport: http(anvil.rpcUrl) });
   const send = async (to: Address, value: bigint) => {
     const hash = await wallet.sendTransaction({ chain: null, to, value });
