@@ -190,6 +190,9 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(rateLimit, {
     max: options.rateLimitPerMinute,
     timeWindow: "1 minute",
+    // The limit guards the API. The web app's files (one page load fetches dozens) and its
+    // paths are static and cheap; counting them would lock a user out of the API for browsing.
+    allowList: (request) => !isApiPath(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       success: false,
@@ -290,7 +293,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   if (webDist) await server.register(fastifyStatic, { root: webDist, wildcard: false });
   server.setNotFoundHandler((request, reply) => {
     if (
-      request.url.startsWith("/api/") ||
+      isApiPath(request.url) ||
       !webDist ||
       (request.method !== "GET" && request.method !== "HEAD")
     ) {
@@ -302,3 +305,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
 
   return { server, realtime, auth, news, jobs, apiRoutes, ...services };
 };
+
+/** Requests for the API (everything else is the web app's files and paths). */
+const isApiPath = (url: string): boolean =>
+  url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
 
@@ -32,6 +35,23 @@ describe("request limits", () => {
       success: false,
       error: "Rate Limit Reached - Too many requests at once",
     });
+  });
+
+  it("does not count the web app's files and paths towards the per-minute limit", async () => {
+    const webDist = mkdtempSync(path.join(tmpdir(), "bundler-web-"));
+    writeFileSync(path.join(webDist, "index.html"), "<!doctype html><title>app</title>");
+    writeFileSync(path.join(webDist, "app.js"), "console.log(1)");
+    try {
+      app = await createTestApp({ rateLimitPerMinute: 2, webDist });
+      const statuses: number[] = [];
+      for (const url of ["/app.js", "/app.js", "/app.js", "/disperser", "/", "/api/news"])
+        statuses.push((await app.server.inject({ method: "GET", url })).statusCode);
+      statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+      statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 429]);
+    } finally {
+      rmSync(webDist, { recursive: true, force: true });
+    }
   });
 
   it("counts requests with a refused key towards the per-minute limit", async () => {
