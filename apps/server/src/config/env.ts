@@ -173,8 +173,11 @@ const fields = z.object({
     .default("0.0005"),
   /** four.meme's API, where launches off the local chain get createToken's signed arguments. */
   FOUR_MEME_API_URL: url(["http:", "https:"]).default("https://four.meme/meme-api/v1"),
-  /** How often an idle job worker asks the database for work from other processes, seconds. */
-  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+  /**
+   * How often an idle job worker asks the database for work from other processes, seconds
+   * (its own process's work, delays and retries wake it when due).
+   */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(5),
   MASTER_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, "must be 64 hex characters (32 bytes)")

@@ -7,8 +7,8 @@ import { failedJobs, JobEngine } from "./jobs.ts";
 let database: Database;
 const engines: JobEngine[] = [];
 
-const engine = async () => {
-  const started = await JobEngine.start(database.jobStore, { pollingIntervalSeconds: 0.5 });
+const engine = async (pollingIntervalSeconds = 0.5) => {
+  const started = await JobEngine.start(database.jobStore, { pollingIntervalSeconds });
   engines.push(started);
   return started;
 };
@@ -62,23 +62,44 @@ describe("the job engine", () => {
     expect(runs).toBe(1);
   });
 
-  it("announces a block once however many processes see it, and runs each block's work", async () => {
+  it("runs each per-block queue once per block however many processes announce it, even late", async () => {
     const [a, b] = [await engine(), await engine()];
-    const blocks: number[] = [];
-    for (const jobs of [a, b]) {
-      await jobs.queue<{ blockNumber: number }>(
-        { name: "per-block", policy: "stately" },
-        async (data) => {
-          blocks.push(data.blockNumber);
-        },
-      );
-      jobs.eachBlock("per-block");
-    }
-    const sent = await Promise.all([a.announceBlock(7), b.announceBlock(7), a.announceBlock(7)]);
-    expect(sent.filter(Boolean)).toHaveLength(1);
-    await until(() => blocks.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(blocks).toEqual([7]);
+    const runs: string[] = [];
+    for (const jobs of [a, b])
+      for (const name of ["per-block-a", "per-block-b"]) {
+        await jobs.queue<{ blockNumber: number }>({ name, policy: "stately" }, async (data) => {
+          runs.push(`${name}:${data.blockNumber}`);
+        });
+        jobs.eachBlock(name);
+      }
+    await Promise.all([a.announceBlock(7), b.announceBlock(7), a.announceBlock(7)]);
+    await until(() => runs.length === 2);
+    await b.announceBlock(7);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(runs.sort()).toEqual(["per-block-a:7", "per-block-b:7"]);
+  });
+
+  it("starts its own delayed job when it falls due, not at the next poll", async () => {
+    const jobs = await engine(60);
+    let ranAt = 0;
+    await jobs.queue({ name: "later" }, async () => {
+      ranAt = Date.now();
+    });
+    const due = Date.now() + 1500;
+    await jobs.send("later", {}, { startAfter: new Date(due) });
+    await until(() => ranAt > 0, 10_000);
+    expect(ranAt).toBeGreaterThanOrEqual(due);
+  });
+
+  it("tries its own failed job again after the retry delay, not at the next poll", async () => {
+    const jobs = await engine(60);
+    let attempts = 0;
+    await jobs.queue({ name: "flaky", retryLimit: 2, retryDelay: 1 }, async () => {
+      attempts++;
+      if (attempts === 1) throw new Error("the node was away");
+    });
+    await jobs.send("flaky", {});
+    await until(() => attempts === 2, 10_000);
   });
 
   it("keeps at most one waiting pass of a stately queue, however often it is sent", async () => {

@@ -53,7 +53,11 @@ export interface FailedJob {
 
 export interface JobEngineOptions {
   log?: (message: string) => void;
-  /** How often an idle worker asks for work, seconds (min 0.5; default 1). */
+  /**
+   * How often an idle worker asks for work, seconds (min 0.5; default 5). Work this process
+   * sends, delays and retries wakes its own worker when due, so the poll only finds work sent
+   * by other processes or left by one that died.
+   */
   pollingIntervalSeconds?: number;
   /** How often expired jobs are failed over and old ones archived, seconds (default 10). */
   maintenanceIntervalSeconds?: number;
@@ -71,14 +75,12 @@ export const perBlockQueue = (name: string, expireInSeconds = 30): QueueSpec => 
   expireInSeconds,
 });
 
-/** The queue of "a new block": one job per block number, whichever process saw it first. */
-export const BLOCK_QUEUE = "chain-block";
 const SCHEMA = "pgboss";
 const STATELY_BUSY = /job_i3/;
 
-/** A stable job id for one block: every process that sees it sends the same one. */
-const blockJobId = (blockNumber: number): string => {
-  const hex = createHash("sha256").update(`block:${blockNumber}`).digest("hex");
+/** A stable id for one queue's job of one block: every process that sees it sends the same. */
+const blockJobId = (queue: string, blockNumber: number): string => {
+  const hex = createHash("sha256").update(`${queue}:block:${blockNumber}`).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };
 
@@ -89,12 +91,14 @@ const blockJobId = (blockNumber: number): string => {
  * process that enqueued it. A job this process sends wakes this process's own worker at once
  * (`notifyWorker`), so nothing waits for a poll; other processes pick work up on their poll.
  * Work that runs "on each block" registers with `eachBlock`: the block watcher announces a
- * block once (`announceBlock`, one job per block number) and that job sends each such queue
- * one job, coalesced by the queue's stately policy.
+ * block (`announceBlock`), which inserts one job per such queue in one statement, with ids
+ * derived from the queue and the block number (however many processes announce it, each
+ * queue gets one job per block) and coalesced by the queue's stately policy.
  */
 export class JobEngine {
   private readonly workers = new Map<string, string[]>();
   private readonly perBlock: string[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
   private constructor(
@@ -127,9 +131,6 @@ export class JobEngine {
       options.log?.(`jobs: ${error.message}`);
     });
     await boss.start();
-    await engine.queue({ name: BLOCK_QUEUE, retryLimit: 0 }, (data: { blockNumber: number }) =>
-      engine.fanOut(data.blockNumber),
-    );
     return engine;
   }
 
@@ -156,7 +157,7 @@ export class JobEngine {
           {
             batchSize: 1,
             includeMetadata: true,
-            pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
+            pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? DEFAULT_POLL_SECONDS,
           },
           async ([job]) => {
             if (!job) return;
@@ -165,6 +166,7 @@ export class JobEngine {
             } catch (error) {
               if (!this.stopped)
                 this.options.log?.(`job ${spec.name} ${job.id}: ${(error as Error).message}`);
+              if (job.retryCount < options.retryLimit) this.wakeForRetry(spec.name, job, options);
               throw error;
             }
           },
@@ -221,19 +223,34 @@ export class JobEngine {
       ...(options.tx ? { db: txExecutor(options.tx) as PgBoss.Db } : {}),
     });
     // A job sent in a transaction is not there until it commits: its sender wakes the worker.
-    if (id && !options.startAfter && !options.tx) this.wake(name);
+    if (id && options.startAfter) this.wakeAt(name, options.startAfter.getTime());
+    else if (id && !options.tx) this.wake(name);
     return id;
   }
 
-  /** A new block was seen: one job for it, however many processes saw it. */
-  announceBlock(blockNumber: number): Promise<string | null> {
-    return this.send(BLOCK_QUEUE, { blockNumber }, { id: blockJobId(blockNumber) });
+  /**
+   * A new block was seen: one job of it for each per-block queue, however many processes saw
+   * it, in one statement (a job per block and queue costs a database round trip each, which
+   * on the embedded database is the server's own CPU).
+   */
+  async announceBlock(blockNumber: number): Promise<void> {
+    if (this.perBlock.length === 0) return;
+    await this.boss.insert(
+      this.perBlock.map((name) => ({
+        name,
+        id: blockJobId(name, blockNumber),
+        data: { blockNumber },
+      })),
+    );
+    for (const name of this.perBlock) this.wake(name);
   }
 
   /** Stops fetching, waits a little for running handlers, and closes the pool. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     await this.boss.stop({ graceful: true, wait: true, timeout: 5_000 });
   }
 
@@ -242,10 +259,45 @@ export class JobEngine {
     for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
-  private async fanOut(blockNumber: number): Promise<void> {
-    for (const name of this.perBlock) await this.send(name, { blockNumber });
+  /** Wakes this process's workers of a queue when a delayed job falls due (a little after). */
+  private wakeAt(name: string, at: number): void {
+    const delay = at - Date.now() + WAKE_MARGIN_MS;
+    // Far-off jobs are left to the poll (a timer this long would outlive most processes).
+    if (this.stopped || delay > MAX_WAKE_DELAY_MS) return;
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.stopped) this.wake(name);
+      },
+      Math.max(0, delay),
+    );
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /**
+   * A failed job comes back after its retry delay (pg-boss: the delay, or with backoff a random
+   * time between half and all of delay × 2^attempt): wake at both ends of that window.
+   */
+  private wakeForRetry(
+    name: string,
+    job: { retryCount: number },
+    options: { retryDelay: number; retryBackoff: boolean },
+  ): void {
+    const now = Date.now();
+    const most = options.retryBackoff
+      ? options.retryDelay * 2 ** Math.min(16, job.retryCount + 1)
+      : options.retryDelay;
+    if (options.retryBackoff) this.wakeAt(name, now + (most / 2) * 1000);
+    this.wakeAt(name, now + most * 1000);
   }
 }
+
+/** How often an idle worker polls by default (see `pollingIntervalSeconds`). */
+const DEFAULT_POLL_SECONDS = 5;
+/** A delayed job's wake comes this long after it is due (pg-boss compares to its clock). */
+const WAKE_MARGIN_MS = 100;
+const MAX_WAKE_DELAY_MS = 24 * 3600 * 1000;
 
 /**
  * Jobs that used up their retries, newest first, from the live table and the archive (kept 7
