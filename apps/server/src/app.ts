@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type DeploymentConfig, ERROR_CATALOGUE, type RouteDef } from "@bundler/shared";
+import { type DeploymentConfig, ERROR_CATALOGUE, ROUTES, type RouteDef } from "@bundler/shared";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
@@ -17,6 +17,7 @@ import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
+import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
@@ -53,6 +54,8 @@ export interface AppOptions {
   pricing?: Pricing | undefined;
   allowedOrigins: string[];
   rateLimitPerMinute: number;
+  /** Reads (GETs and read-only POSTs) that run at once here; more wait in line (default 8). */
+  concurrentReads?: number;
   freeKeyLimitPerHour: number;
   /** Free access keys one client address may get in 24 hours (default 20). */
   freeKeysPerIpPerDay?: number | undefined;
@@ -221,6 +224,11 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
 
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const pricing = options.pricing ?? DEFAULT_PRICING;
+  registerReadQueue(
+    server,
+    new ReadQueue(options.concurrentReads ?? DEFAULT_CONCURRENT_READS),
+    isRead,
+  );
   registerAccessControl(server, auth);
   await server.register(
     metaRoutes({
@@ -305,6 +313,12 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
 
   return { server, realtime, auth, news, jobs, apiRoutes, ...services };
 };
+
+/** Reads that run at once in one process before the rest queue (see ReadQueue). */
+const DEFAULT_CONCURRENT_READS = 8;
+const POST_READS = new Set(ROUTES.filter((route) => route.reads).map((route) => route.path));
+const isRead = (method: string, url: string): boolean =>
+  isApiPath(url) && (method === "GET" || (method === "POST" && POST_READS.has(url)));
 
 /** Requests for the API (everything else is the web app's files and paths). */
 const isApiPath = (url: string): boolean =>

@@ -26,6 +26,7 @@ export type GenerateFreeKeyBody = z.input<typeof generateFreeKeyRoute.body>;
 export const validateKeyRoute = defineRoute({
   method: "POST",
   path: "/api/auth/key/validate",
+  reads: true,
   access: "public",
   body: z.object({ key: z.string().trim().min(1, "No authentication key provided").max(256) }),
   response: z.object({ success: z.literal(true), role: roleSchema }),

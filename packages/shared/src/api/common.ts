@@ -45,6 +45,11 @@ export type RouteDef<
   owned?: readonly OwnedField[];
   /** Who may call it: anyone, any valid key, or an admin role. */
   access: "public" | "user" | "admin" | "superadmin";
+  /**
+   * A POST that only reads (its body is a question too long for a query string). Reads,
+   * with every GET, wait their turn in the server's read queue under load.
+   */
+  reads?: true;
 } & (Query extends z.ZodType
   ? /** The query string's contract, for routes that read one. */ { query: Query }
   : { query?: undefined }) &

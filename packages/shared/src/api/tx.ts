@@ -18,6 +18,7 @@ export const TX_STATUSES = ["pending", "success", "failed", "error"] as const;
 export const txStatusRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/tx/status",
+  reads: true,
   access: "user",
   body: z.object({
     txHashes: z

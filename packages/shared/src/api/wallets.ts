@@ -76,6 +76,7 @@ export const generateAmountsRoute = defineRoute({
 export const walletBalancesRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/balances",
+  reads: true,
   access: "user",
   body: z.object({ addresses: z.array(addressSchema).min(1).max(500) }),
   response: z.object({

@@ -1,0 +1,85 @@
+import type { IncomingMessage } from "node:http";
+import type { FastifyInstance, onRequestHookHandler } from "fastify";
+
+/**
+ * At most `limit` reads run at once in this process; the rest wait their turn, first come
+ * first served. Under a flood each read then waits once, at the door, instead of at every
+ * database query and chain call it makes behind all the others (where a read of four queries
+ * waited four times as long as a read of one), so the slowest answer stays close to the
+ * average. A read whose client hung up while it waited is never started.
+ */
+export class ReadQueue {
+  private running = 0;
+  private readonly waiting: Array<{ admit: (run: boolean) => void; raw: IncomingMessage }> = [];
+
+  constructor(readonly limit: number) {}
+
+  /** Resolves true when the read may run, false when its client is gone (nothing to run). */
+  enter(raw: IncomingMessage): Promise<boolean> {
+    if (this.running < this.limit) {
+      this.running++;
+      return Promise.resolve(true);
+    }
+    return new Promise((admit) => this.waiting.push({ admit, raw }));
+  }
+
+  /** A running read answered (or failed): the next waiting one whose client is there runs. */
+  leave(): void {
+    for (let next = this.waiting.shift(); next; next = this.waiting.shift()) {
+      if (!isGone(next.raw)) {
+        next.admit(true);
+        return;
+      }
+      next.admit(false);
+    }
+    this.running--;
+  }
+
+  get queued(): number {
+    return this.waiting.length;
+  }
+}
+
+const isGone = (raw: IncomingMessage): boolean => raw.destroyed || raw.socket?.destroyed === true;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    readTurn: boolean;
+  }
+}
+
+/**
+ * Puts every read route (GET, and POSTs marked `reads`) behind `queue`: its wait joins the
+ * route's request hooks where this is registered, after the rate limit and before the
+ * access check, so a waiting read costs nothing but its place in line.
+ */
+export const registerReadQueue = (
+  app: FastifyInstance,
+  queue: ReadQueue,
+  isRead: (method: string, url: string) => boolean,
+): void => {
+  app.decorateRequest("readTurn", false);
+  const wait: onRequestHookHandler = async (request, reply) => {
+    if (!(await queue.enter(request.raw))) {
+      // The client hung up while waiting: end quietly, without running anything.
+      reply.hijack();
+      request.raw.destroy();
+      return;
+    }
+    request.readTurn = true;
+  };
+  const leave = async (request: { readTurn: boolean }) => {
+    if (!request.readTurn) return;
+    request.readTurn = false;
+    queue.leave();
+  };
+  app.addHook("onResponse", leave);
+  app.addHook("onRequestAbort", leave);
+  app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat().filter((method) => method !== "HEAD");
+    if (!methods.some((method) => isRead(method, route.url))) return;
+    const existing = route.onRequest;
+    const hooks = Array.isArray(existing) ? existing : existing ? [existing] : [];
+    route.onRequest = [...hooks, wait];
+  });
+};
