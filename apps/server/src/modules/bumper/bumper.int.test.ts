@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from "../../test/app.ts";
 import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
 
 const masterKey = Buffer.alloc(32, 41);
 /** One bumper minute lasts 1 s here. */
@@ -213,6 +214,38 @@ describe("bumping", () => {
       expect(await tokenBalance(testChain, bundle.token, wallet.address as Address)).toBeLessThan(
         10n ** 9n,
       );
+  });
+
+  it("answers its status poll from one read that matches the separate reads and the list", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    await bumpUntil((b) => b.bumpsCompleted >= 2, bumper.id);
+    await call("POST", `/api/bumper/${bumper.id}/stop`);
+
+    const repo = new BumperRepository(app.database.db);
+    const row = (await repo.byId(bumper.id)) as BumperRow;
+    const one = await repo.withStatus(row.ownerId, row.id);
+    const done = (await repo.bumps(row.id)).filter((b) => b.status === "done");
+    expect(done.length).toBeGreaterThanOrEqual(2);
+    expect(one).toEqual({
+      row,
+      live: (await repo.liveWallets([row.id])).map(({ bumperId, index, address }) => ({
+        bumperId,
+        index,
+        address,
+      })),
+      totals: (await repo.totals([row.id])).get(row.id),
+      bumps: done.map(({ bumperId, walletIndex, status, attempt, moveAttempt, error, ...b }) => b),
+    });
+    expect(await repo.withStatus(row.ownerId, "00000000-0000-0000-0000-000000000000")).toBe(
+      undefined,
+    );
+
+    const shown = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumper as Bumper;
+    const listed = (await call("GET", "/api/bumper/user")).body.bumpers as Bumper[];
+    expect(listed.find((b) => b.id === bumper.id)).toEqual(shown);
   });
 
   it("stops by itself when the balance can no longer pay a bump, saying why", async () => {

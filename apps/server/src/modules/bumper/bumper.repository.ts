@@ -5,10 +5,48 @@ import { bumpers, bumperWallets, bumps } from "../../db/schema.ts";
 export type BumperRow = typeof bumpers.$inferSelect;
 export type BumpRow = typeof bumps.$inferSelect;
 export type BumperWalletRow = typeof bumperWallets.$inferSelect;
+/** What a bumper's view shows of a bump done. */
+export type ViewBump = Pick<
+  BumpRow,
+  | "index"
+  | "tokens"
+  | "bought"
+  | "sold"
+  | "gas"
+  | "block"
+  | "buyHash"
+  | "sellHash"
+  | "createdAt"
+  | "doneAt"
+>;
+/** A bumper's wallet that holds its BNB now (see `liveWallets`). */
+export type LiveWallet = Pick<BumperWalletRow, "bumperId" | "index" | "address">;
+export type BumpTotals = { gas: bigint; volume: bigint };
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** A bump still on its way: its trade not yet final, or its BNB not yet moved on. */
 const OPEN_BUMP = inArray(bumps.status, ["trading", "moving"]);
+
+// A bumper's totals over its rows of bumps (the columns, unqualified, name the bumps read).
+/** Gas (with tips) of every bump, wei, as text. */
+const GAS = sql<string>`coalesce(sum(gas), 0)::text`;
+/** Volume (buys + sells) of the bumps done, wei, as text. */
+const VOLUME = sql<string>`coalesce(sum(coalesce(bought, 0) + coalesce(sold, 0)) filter (where status = 'done'), 0)::text`;
+
+/** A bump as `withStatus`'s json carries it: each value as the driver's text. */
+type JsonBump = Omit<ViewBump, "block" | "createdAt" | "doneAt"> & {
+  block: string | null;
+  createdAt: string;
+  doneAt: string | null;
+};
+
+/** Mapped as drizzle maps the driver's text: bigint, and timestamptz through `new Date`. */
+const fromJsonBump = (b: JsonBump): ViewBump => ({
+  ...b,
+  block: b.block === null ? null : BigInt(b.block),
+  createdAt: new Date(b.createdAt),
+  doneAt: b.doneAt === null ? null : new Date(b.doneAt),
+});
 
 export class BumperRepository {
   constructor(readonly db: Db) {}
@@ -50,6 +88,48 @@ export class BumperRepository {
       .from(bumpers)
       .where(and(eq(bumpers.id, id), eq(bumpers.ownerId, ownerId)));
     return row;
+  }
+
+  /**
+   * The status poll's read, in one query: the owner's bumper with its live wallets, its totals
+   * and its bumps done (each subquery answered by the primary key of bumps or bumper_wallets).
+   */
+  async withStatus(
+    ownerId: string,
+    id: string,
+  ): Promise<
+    { row: BumperRow; live: LiveWallet[]; totals: BumpTotals; bumps: ViewBump[] } | undefined
+  > {
+    const [found] = await this.db
+      .select({
+        row: bumpers,
+        live: sql<LiveWallet[]>`(
+          select coalesce(json_agg(json_build_object(
+            'bumperId', w.bumper_id, 'index', w.index, 'address', w.address
+          ) order by w.index), '[]'::json)
+          from ${bumperWallets} w where w.bumper_id = ${bumpers}.id
+            and w.index between ${bumpers}.current_wallet_index and ${bumpers}.current_wallet_index + 1)`,
+        totals: sql<{ gas: string; volume: string }>`(
+          select json_build_object('gas', ${GAS}, 'volume', ${VOLUME})
+          from ${bumps} where ${bumps}.bumper_id = ${bumpers}.id)`,
+        bumps: sql<JsonBump[]>`(
+          select coalesce(json_agg(json_build_object(
+            'index', b.index, 'tokens', b.tokens::text, 'bought', b.bought::text,
+            'sold', b.sold::text, 'gas', b.gas::text, 'block', b.block::text,
+            'buyHash', b.buy_hash, 'sellHash', b.sell_hash,
+            'createdAt', b.created_at::text, 'doneAt', b.done_at::text
+          ) order by b.index), '[]'::json)
+          from ${bumps} b where b.bumper_id = ${bumpers}.id and b.status = 'done')`,
+      })
+      .from(bumpers)
+      .where(and(eq(bumpers.id, id), eq(bumpers.ownerId, ownerId)));
+    if (!found) return undefined;
+    return {
+      row: found.row,
+      live: found.live,
+      totals: { gas: BigInt(found.totals.gas), volume: BigInt(found.totals.volume) },
+      bumps: found.bumps.map(fromJsonBump),
+    };
   }
 
   async byId(id: string): Promise<BumperRow | undefined> {
@@ -189,8 +269,8 @@ export class BumperRepository {
     const rows = await this.db
       .select({
         bumperId: bumps.bumperId,
-        gas: sql<string>`coalesce(sum(${bumps.gas}), 0)::text`,
-        volume: sql<string>`coalesce(sum(coalesce(${bumps.bought}, 0) + coalesce(${bumps.sold}, 0)) filter (where ${bumps.status} = 'done'), 0)::text`,
+        gas: GAS,
+        volume: VOLUME,
       })
       .from(bumps)
       .where(inArray(bumps.bumperId, bumperIds))

@@ -23,7 +23,13 @@ import type { BundleEmpties } from "../bundles/bundle-empties.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BumperEngine } from "./bumper.engine.ts";
-import type { BumperRepository, BumperRow, BumpRow } from "./bumper.repository.ts";
+import type {
+  BumperRepository,
+  BumperRow,
+  BumpTotals,
+  LiveWallet,
+  ViewBump,
+} from "./bumper.repository.ts";
 
 /** How long a withdrawal waits for a bump on its way to finish, and for its own sells. */
 const WITHDRAW_WAIT_MS = 60_000;
@@ -108,10 +114,13 @@ export class BumperService {
     return this.presentMany(rows);
   }
 
+  /** The bumper page's poll (every 10 s): one database read, the balances from the block cache. */
   async get(ownerId: string, id: string): Promise<{ bumper: Bumper; bumps: Bump[] }> {
-    const row = await this.owned(ownerId, id);
-    const [bumper, rows] = await Promise.all([this.present(row), this.repo.bumps(row.id)]);
-    return { bumper, bumps: rows.filter((b) => b.status === "done").map(presentBump) };
+    const found = await this.repo.withStatus(ownerId, id);
+    if (!found) throw new NotFoundError("Bumper not found");
+    const totals = new Map([[found.row.id, found.totals]]);
+    const [bumper] = await this.presentWith([found.row], found.live, totals);
+    return { bumper: bumper as Bumper, bumps: found.bumps.map(presentBump) };
   }
 
   async start(ownerId: string, id: string): Promise<Bumper> {
@@ -282,6 +291,15 @@ export class BumperService {
       this.repo.liveWallets(rows.map((r) => r.id)),
       this.repo.totals(rows.map((r) => r.id)),
     ]);
+    return this.presentWith(rows, live, totals);
+  }
+
+  /** Rows to the contract's shape, given their live wallets and totals (read by the caller). */
+  private async presentWith(
+    rows: BumperRow[],
+    live: LiveWallet[],
+    totals: Map<string, BumpTotals>,
+  ): Promise<Bumper[]> {
     const liveBalances = this.chain
       ? await bnbBalances(
           this.chain,
@@ -318,7 +336,7 @@ export class BumperService {
   }
 }
 
-const presentBump = (b: BumpRow): Bump => {
+const presentBump = (b: ViewBump): Bump => {
   const tokens = BigInt(b.tokens ?? 0);
   const bought = BigInt(b.bought ?? 0);
   return {

@@ -115,21 +115,24 @@ export class DraftsRepository {
       keep.length > 0 ? inArray(drafts.id, keep) : undefined,
     );
     const where: SQL | undefined = and(eq(drafts.ownerId, ownerId), isNull(drafts.deletedAt), live);
-    const [rows, [counted]] = await Promise.all([
-      this.db
-        .select({
-          ...getTableColumns(drafts),
-          tokenInfo: sql`${drafts.tokenInfo} - 'image'`,
-          // Any non-blank logo, as SPEC §5's readiness counts it.
-          hasLogo: sql<boolean>`coalesce(${drafts.tokenInfo}->>'image', '') ~ '\\S'`,
-        })
-        .from(drafts)
-        .where(where)
-        .orderBy(desc(drafts.updatedAt), desc(drafts.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ total: count() }).from(drafts).where(where),
-    ]);
+    // The count rides on the page's rows (one query); only a page past the end asks it apart.
+    const page = await this.db
+      .select({
+        ...getTableColumns(drafts),
+        tokenInfo: sql`${drafts.tokenInfo} - 'image'`,
+        // Any non-blank logo, as SPEC §5's readiness counts it.
+        hasLogo: sql<boolean>`coalesce(${drafts.tokenInfo}->>'image', '') ~ '\\S'`,
+        total: sql<number>`count(*) over ()`.mapWith(Number),
+      })
+      .from(drafts)
+      .where(where)
+      .orderBy(desc(drafts.updatedAt), desc(drafts.id))
+      .limit(limit)
+      .offset(offset);
+    const rows = page.map(({ total: _, ...row }) => row);
+    if (page[0]) return { rows, total: page[0].total };
+    if (offset === 0) return { rows, total: 0 };
+    const [counted] = await this.db.select({ total: count() }).from(drafts).where(where);
     return { rows, total: counted?.total ?? 0 };
   }
 

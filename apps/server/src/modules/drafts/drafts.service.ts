@@ -20,6 +20,7 @@ import type {
   DraftRow,
   DraftsRepository,
   ListedDraftRow,
+  PaymentRow,
 } from "./drafts.repository.ts";
 import { decodeServableLogo, LOGO_HASH_PATTERN, logoHashOf } from "./logo.ts";
 import type { PaymentRefunds } from "./payment-refunds.ts";
@@ -71,12 +72,16 @@ export class DraftsService {
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     /** Each draft's refunds (the payment side of the module fills it in). */
-    private readonly refunds?: Pick<PaymentRefunds, "forDrafts">,
+    private readonly refunds?: Pick<PaymentRefunds, "withPayments">,
   ) {}
 
-  /** Every draft's refunds, by draft id. */
-  private refundsOf(ids: string[]): Promise<Map<string, Draft["refunds"]>> {
-    return this.refunds ? this.refunds.forDrafts(ids) : Promise.resolve(new Map());
+  /** The drafts' payments (their current one among them) and refunds, in the fewest reads. */
+  private async paymentsAndRefundsOf(
+    rows: Array<Pick<DraftRow, "id" | "paymentId">>,
+  ): Promise<{ payments: PaymentRow[]; refunds: Map<string, Draft["refunds"]> }> {
+    if (this.refunds) return this.refunds.withPayments(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.paymentId).filter((p): p is string => !!p);
+    return { payments: await this.repository.paymentsByIds(ids), refunds: new Map() };
   }
 
   /** Splits input into what the row holds and the keys the vault holds; checks every key. */
@@ -306,9 +311,8 @@ export class DraftsService {
 
   /** Rows to the list's shape: no keys, so nothing is decrypted. */
   private async summarize(rows: ListedDraftRow[]): Promise<DraftSummary[]> {
-    const [paymentRows, refunds, problems] = await Promise.all([
-      this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
-      this.refundsOf(rows.map((r) => r.id)),
+    const [{ payments: paymentRows, refunds }, problems] = await Promise.all([
+      this.paymentsAndRefundsOf(rows),
       this.launchProblems(rows),
     ]);
     const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
@@ -324,11 +328,7 @@ export class DraftsService {
 
   /** Rows to the contract's shape, keys decrypted for their owner. */
   async presentMany(rows: DraftRow[]): Promise<Draft[]> {
-    const ids = rows.map((r) => r.id);
-    const [paymentRows, refunds] = await Promise.all([
-      this.repository.paymentsByIds(rows.map((r) => r.paymentId).filter((p): p is string => !!p)),
-      this.refundsOf(ids),
-    ]);
+    const { payments: paymentRows, refunds } = await this.paymentsAndRefundsOf(rows);
     const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
     return Promise.all(
       rows.map(async (row) => {

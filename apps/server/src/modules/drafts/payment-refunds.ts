@@ -4,6 +4,7 @@ import type { PaymentRepository } from "../payments/payment.repository.ts";
 import { refundKey } from "../payments/payment.watcher.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
+import type { PaymentRow } from "./drafts.repository.ts";
 
 export type Refund = Draft["refunds"][number];
 
@@ -26,9 +27,22 @@ export class PaymentRefunds {
     private readonly txs: Pick<TxManager, "bySubjects"> | undefined,
   ) {}
 
-  async forDrafts(draftIds: string[]): Promise<Map<string, Refund[]>> {
-    const byDraft = new Map<string, Refund[]>(draftIds.map((id) => [id, []]));
+  /**
+   * Each draft's refunds, with every payment of these drafts that it read: a draft's current
+   * payment is one of them (each payment is made for its draft), so a page needs no read of its own.
+   */
+  async withPayments(
+    draftIds: string[],
+  ): Promise<{ payments: PaymentRow[]; refunds: Map<string, Refund[]> }> {
     const payments = await this.payments.ofDrafts(draftIds);
+    return { payments, refunds: await this.ofPayments(draftIds, payments) };
+  }
+
+  private async ofPayments(
+    draftIds: string[],
+    payments: PaymentRow[],
+  ): Promise<Map<string, Refund[]>> {
+    const byDraft = new Map<string, Refund[]>(draftIds.map((id) => [id, []]));
     if (payments.length === 0) return byDraft;
     const ids = payments.map((p) => p.id);
     const [deposits, txs] = await Promise.all([
