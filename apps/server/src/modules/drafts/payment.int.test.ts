@@ -134,6 +134,16 @@ describe("launch fee payment", () => {
     expect(await balance(address)).toBeLessThan(parseEther("0.0001"));
   });
 
+  it("answers what the address received as the watcher last saw it, without a chain read per poll", async () => {
+    const id = await newDraft();
+    const address = await startPayment(id);
+    await (await payer()).pay(address, FEE / 4n);
+    expect((await call("GET", `/api/draft/${id}/payment/status`)).body.received).toBe("0");
+    await watcher().tick();
+    const status = await call("GET", `/api/draft/${id}/payment/status`);
+    expect(status.body).toMatchObject({ isPaid: false, received: formatEther(FEE / 4n) });
+  });
+
   it("credits a payment mined before expiry but first seen after it, and refunds nothing", async () => {
     const id = await newDraft();
     const address = await startPayment(id);

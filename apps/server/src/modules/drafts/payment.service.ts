@@ -5,7 +5,6 @@ import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { BadRequestError, ConflictError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
-import { bnbBalances } from "../../lib/shared-reads.ts";
 import type { PaymentRepository } from "../payments/payment.repository.ts";
 import type { DraftsRepository } from "./drafts.repository.ts";
 import { type DraftsService, draftNotFound } from "./drafts.service.ts";
@@ -104,17 +103,15 @@ export class PaymentService {
   }
 
   /**
-   * The payment dialog's poll (every 5 s): one database read without the draft's logo or keys,
-   * and for an open payment its address's balance, read once per block for every caller.
+   * The payment dialog's poll (every 5 s): one database read without the draft's logo or keys.
+   * What the address received is the balance the payment watcher recorded on its last block
+   * (it reads every open payment's balance on each block), not a chain read per poll.
    */
   async status(ownerId: string, draftId: string) {
     const row = await this.payments.statusOf(draftId, ownerId);
     if (!row) throw draftNotFound();
     const { draftStatus, payment } = row;
-    let received = payment ? BigInt(payment.lastBalance) : 0n;
-    if (payment && payment.status === "open" && this.chain) {
-      [received = 0n] = await bnbBalances(this.chain, [payment.address as Address]);
-    }
+    const received = payment ? BigInt(payment.lastBalance) : 0n;
     return {
       isPaid: ["paid", "executing", "executed"].includes(draftStatus),
       status: draftStatus,

@@ -10,7 +10,6 @@ import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { keyPriceUsd, type Pricing, usdToWei } from "../../lib/pricing.ts";
-import { bnbBalances } from "../../lib/shared-reads.ts";
 import type { AuthService } from "../auth/auth.service.ts";
 import type { PriceService } from "../price/price.service.ts";
 import type { ReferralService } from "../referral/referral.service.ts";
@@ -121,10 +120,9 @@ export class KeyPaymentService {
         return issued.key;
       });
     }
-    // Once paid, what was credited (the address is swept afterwards); while open, its balance.
-    let received = BigInt(payment.status === "paid" ? payment.amount : payment.lastBalance);
-    if (payment.status === "open" && this.chain)
-      [received = 0n] = await bnbBalances(this.chain, [payment.address as Address]);
+    // Once paid, what was credited (the address is swept afterwards); while open, the balance
+    // the payment watcher recorded on its last block.
+    const received = BigInt(payment.status === "paid" ? payment.amount : payment.lastBalance);
     return {
       status: payment.status,
       isPaid: payment.status === "paid",
