@@ -329,13 +329,7 @@ describe("a dispersal", () => {
   test("forgets a stored id the server does not know", async ({ page, server }) => {
     const unknown = freshAddress();
     await page.evaluate((id) => localStorage.setItem("dispersal-id", id), unknown);
-    page.on("console", (m) => console.log("CONSOLE", m.text()));
-    page.on("pageerror", (e) => console.log("PAGEERR", e.message));
-    page.on("requestfailed", (r) => console.log("REQFAIL", r.url(), r.failure()?.errorText));
-    page.on("response", async (r) => { console.log("RESP", r.status(), r.url()); });
     await page.goto(`${server.url}/disperser`);
-    await page.waitForTimeout(5000);
-    await page.screenshot({ path: "/tmp/disp.png" });
     await page.getByText("Dispersal not found").waitFor();
     await page.getByRole("button", { name: "[create dispersal]" }).waitFor();
     expect(await storedDispersalId(page)).toBeNull();
