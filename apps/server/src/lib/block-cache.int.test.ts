@@ -25,7 +25,9 @@ beforeAll(async () => {
     { ...testChain.local, builderUrl: proxy.url },
     50,
   );
-  app = await createTestApp({ chain, masterKey });
+  // Every caller of a test runs at once (the read queue would let 8 in at a time, and each
+  // group would make its own read: what is measured here is sharing among reads that run).
+  app = await createTestApp({ chain, masterKey, concurrentReads: wallets.length });
   key = await app.auth.mintKey("user");
   bundle = await launchBundle(app, testChain, key, { wallets: 5 });
   await setBalances(testChain, [
