@@ -107,7 +107,12 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         require(msg.value == launchFee + a.preSale, "Value");
         requestIdUsed[a.requestId] = true;
         feesAccrued += launchFee;
-        address token = address(new LaunchToken(a.name, a.symbol, dexFactory, weth));
+        // CREATE2 keyed by the request id (used once): the address depends on the args alone,
+        // not on how many launches landed before this one, so a bundle's buys, signed for the
+        // address its simulation gave, buy this token whatever lands first.
+        address token = address(
+            new LaunchToken{salt: bytes32(a.requestId)}(a.name, a.symbol, dexFactory, weth)
+        );
         tokens[token].creator = a.creator;
         tokens[token].launchTime = a.launchTime;
         emit TokenCreate(

@@ -206,6 +206,29 @@ describe("launchToken", () => {
     expect(report.atomicWithCreate).toHaveLength(50);
   });
 
+  it("buys its own token when another launch lands between its simulation and its bundle", async () => {
+    const dev = await builder(60);
+    const first = await prepare(2, () => parseEther("0.01"));
+    const second = await prepare(2, () => parseEther("0.01"));
+    let firstToken: Address | null = null;
+    const report = await launchToken({
+      ...second,
+      builders: [dev],
+      onStep: async (message) => {
+        // The second launch is simulated and signed for the address it was given; the first
+        // lands before its bundle goes out.
+        if (message.startsWith("PASSED simulation"))
+          firstToken = (await launchToken({ ...first, builders: [dev] })).token;
+      },
+    });
+    expect(firstToken).not.toBeNull();
+    expect(report.token).not.toBe(firstToken);
+    for (const { address, amount } of report.quoted)
+      expect(await balanceOf(report.token, address)).toBe(amount);
+    for (const buyer of second.buyers)
+      expect(await balanceOf(firstToken as unknown as Address, buyer.account.address)).toBe(0n);
+  });
+
   it("prices the buys with the launchpad's own fee plan, not a copy of the curve", async () => {
     // 3% and a 0.002 BNB minimum: a TypeScript copy of the 1% curve would over-quote every
     // buy, and with no slippage allowed each one would revert.
