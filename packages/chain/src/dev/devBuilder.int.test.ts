@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import {
   type Address,
   createPublicClient,
@@ -281,6 +283,63 @@ describe("the dev builder", () => {
     const first = await client.getTransactionReceipt({ hash: keccak256(bundle[0] as Hex) });
     const block = await client.getBlock({ blockNumber: first.blockNumber });
     expect(block.transactions).toEqual(hashes(bundle));
+  });
+
+  it("lands a bundle although a transaction sent straight to the node joins its block", async () => {
+    const other = privateKeyToAccount(generatePrivateKey());
+    await rpc(anvil.rpcUrl, "anvil_setBalance", [other.address, "0xDE0B6B3A7640000"]);
+    const nonce = await nextNonce();
+    const bundle = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => signTransfer(nonce + i, TIP, parseEther("0.001"))),
+    );
+    const stray = await other.signTransaction({
+      chainId: 31337,
+      nonce: 0,
+      to: TIP,
+      value: 1n,
+      gas: 21_000n,
+      gasPrice: parseGwei("3"),
+      type: "legacy",
+    });
+    // In front of the node, a proxy that lets the stray reach the node just before the
+    // bundle's first transaction, as another process's transfer would, past the builder.
+    const proxy = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString("utf8");
+      const message = JSON.parse(body) as { method?: string; params?: unknown[] };
+      if (message.method === "eth_sendRawTransaction" && message.params?.[0] === bundle[0])
+        await rpc(anvil.rpcUrl, "eth_sendRawTransaction", [stray]);
+      const upstream = await fetch(anvil.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      response.writeHead(upstream.status, { "content-type": "application/json" });
+      response.end(await upstream.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const through = await startDevBuilder({
+      rpcUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      tipAddress: TIP,
+      minTip: parseEther("0.0005"),
+      maxTxs: 50,
+      blockTime: 1,
+    });
+    try {
+      const answer = await rpc(through.url, "eth_sendBundle", [{ txs: bundle }]);
+      expect(answer.error?.message).toBeUndefined();
+      const first = await client.getTransactionReceipt({ hash: keccak256(bundle[0] as Hex) });
+      const block = await client.getBlock({ blockNumber: first.blockNumber });
+      // Every transaction of the bundle, in its order; the stray beside them, mined once.
+      expect(block.transactions.filter((hash) => hashes(bundle).includes(hash))).toEqual(
+        hashes(bundle),
+      );
+      expect(block.transactions).toContain(keccak256(stray));
+    } finally {
+      await through.close();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it("lets ordinary transactions through while a bundle waits for its minTimestamp", async () => {
