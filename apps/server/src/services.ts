@@ -112,7 +112,7 @@ export const createServices = (options: ServiceOptions) => {
     vault,
     chain,
     (userId, message) => options.emit(userId, "launch_status", message),
-    { jobs: options.jobs, tryLock: options.tryLock },
+    { jobs: options.jobs, tryLock: options.tryLock, log },
     txm,
   );
   const disperseRows = new DisperseRepository(db);

@@ -33,6 +33,8 @@ export const LAUNCH_ADOPT: QueueSpec = perBlockQueue("launch-adopt", 60);
 export interface LaunchRuntime {
   jobs: JobEngine;
   tryLock: (key: string) => Promise<ReleaseLock | null>;
+  /** The operator's log (what went wrong while nobody is watching the terminal). */
+  log?: (message: string) => void;
 }
 
 /** What the launch queues call (the launch service). */

@@ -331,6 +331,7 @@ export class LaunchService {
    */
   private async settle(job: LaunchJobRow, draft: DraftRow, why: string): Promise<void> {
     const txm = this.requireTxm();
+    let lastProblem = "";
     while (!this.stopped) {
       try {
         const rows = await txm.byKeyPrefix(`launch:${job.id}:`);
@@ -349,6 +350,9 @@ export class LaunchService {
           { timeoutMs: 120_000 },
         );
         const landed = final.find((r) => r.key === create.key);
+        // A block dropped after it was seen leaves a "mined" the chain no longer has.
+        if (landed?.status === "mined" && (await txm.recheck(final.map((r) => r.key))).length > 0)
+          continue;
         if (landed?.status === "mined") {
           const atomicWallets = final.filter(
             (r) =>
@@ -371,7 +375,14 @@ export class LaunchService {
           "ERROR nothing was charged again: the draft stays paid, fix the problem and execute it again",
         );
         return;
-      } catch {
+      } catch (error) {
+        // Said once per new problem, not every retry.
+        const problem = (error as Error).message;
+        if (problem !== lastProblem)
+          this.runtime.log?.(
+            `launch ${job.id}: its outcome cannot be settled yet (${problem}); asking again every ${RETRY_MS / 1000} s`,
+          );
+        lastProblem = problem;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     }

@@ -234,6 +234,15 @@ export class TransactionsRepository {
    * Moves open rows to a final state, once: answers the rows this call moved (another worker
    * that got there first moves none of them).
    */
+  /** Mined rows back to sent, their block and fee forgotten (the block was dropped). */
+  async reopen(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(chainTxs)
+      .set({ status: "sent", blockNumber: null, fee: null, error: null, updatedAt: sql`now()` })
+      .where(and(inArray(chainTxs.id, ids), eq(chainTxs.status, "mined")));
+  }
+
   async finish(
     ids: string[],
     values: { status: TxStatusValue; error: string | null; blockNumber?: bigint; fee?: bigint },

@@ -27,6 +27,9 @@ afterEach(async () => {
   await testChain.faults({});
 });
 
+const rows = {
+  byKeys: (keys: string[]) => new TransactionsRepository(database.db).byKeys(keys),
+};
 const manager = (options: ConstructorParameters<typeof TxManager>[2] = {}) =>
   new TxManager(new TransactionsRepository(database.db), testChain.chain, options);
 
@@ -246,6 +249,52 @@ describe("the transaction manager", () => {
         .catch(() => null),
     ).toBeNull();
     expect(await testChain.chain.client.getTransactionCount({ address: account.address })).toBe(0);
+  });
+
+  it("decides again a transaction it saw mined in a block the chain then dropped", async () => {
+    const txm = manager();
+    const account = await funded();
+    const head = await testChain.chain.client.getBlockNumber();
+    const raw = await account.signTransaction({
+      type: "legacy",
+      chainId: testChain.chain.chainId,
+      nonce: 0,
+      to: fresh(),
+      value: 1n,
+      gas: 21_000n,
+      gasPrice: 10n ** 9n,
+    });
+    await txm.recordBundle(
+      [{ key: "test:dropped-block", purpose: "launch", raw: raw as Hex }],
+      head + 2n,
+    );
+    // The block holding it is seen, then taken back (a one-block reorg).
+    const { result: snapshot } = (await (await testChain.rpc("evm_snapshot", [])).json()) as {
+      result: string;
+    };
+    await testChain.rpc("eth_sendRawTransaction", [raw]);
+    await testChain.rpc("evm_mine", []);
+    await txm.reconcile();
+    expect((await rows.byKeys(["test:dropped-block"]))[0]?.status).toBe("mined");
+    await testChain.rpc("evm_revert", [snapshot]);
+    await testChain.rpc("anvil_dropTransaction", [keccak256(raw)]);
+
+    expect(await txm.recheck(["test:dropped-block"])).toEqual(["test:dropped-block"]);
+    const [done] = await txm.waitFinal(["test:dropped-block"], { pollMs: 200 });
+    expect(done?.status).toBe("dropped");
+    expect(done?.blockNumber).toBeNull();
+    expect(await testChain.chain.client.getTransactionCount({ address: account.address })).toBe(0);
+  });
+
+  it("leaves a transaction mined when the chain still has its receipt", async () => {
+    const txm = manager();
+    const account = await funded();
+    const [sent] = await txm.send([transfer(account, fresh(), 1n)]);
+    const key = sent?.key as string;
+    const [row] = await txm.waitFinal([key], { pollMs: 200 });
+    expect(row?.status).toBe("mined");
+    expect(await txm.recheck([key])).toEqual([]);
+    expect((await rows.byKeys([key]))[0]?.status).toBe("mined");
   });
 
   it("records again, under a new key, a bundle transaction identical to one that was dropped", async () => {

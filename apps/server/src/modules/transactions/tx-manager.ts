@@ -339,6 +339,29 @@ export class TxManager {
   }
 
   /**
+   * Of `keys`, those recorded as mined whose receipt the node no longer has (their block was
+   * dropped: a reorg, or the local builder reverting a failed bundle's block) go back to sent,
+   * for the next pass to decide again: mined again, replaced, or, for a bundle past its
+   * window, dropped. Answers the keys reopened.
+   */
+  async recheck(keys: string[]): Promise<string[]> {
+    const rows = (await this.repo.byKeys(keys)).filter((row) => row.status === "mined");
+    if (rows.length === 0) return [];
+    const answers = await rpcBatch<unknown>(
+      this.chain.rpcUrl,
+      rows.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+    );
+    // Only a clear "no such receipt" reopens a row; an error decides nothing.
+    const gone = rows.filter((_, i) => answers[i] && !answers[i]?.error && !answers[i]?.result);
+    await this.repo.reopen(gone.map((row) => row.id));
+    for (const row of gone)
+      this.options.log?.(
+        `transactions: ${row.txHash} was mined in a block the chain dropped; decided again`,
+      );
+    return gone.map((row) => row.key);
+  }
+
+  /**
    * One pass over every open transaction (a call while a pass runs shares it): receipts,
    * nonces and the head in one batch; mined and reverted ones are settled, those whose nonce
    * another transaction used are replaced, a bundle's past its window and the ones the node
