@@ -56,16 +56,18 @@ afterAll(async () => {
   await anvil.stop();
 });
 
+/** A legacy transfer signed by `from` (another account than the funder's, for strays). */
+const signTransferFrom = (
+  from: Pick<typeof FUNDER, "signTransaction">,
+  nonce: number,
+  to: Address,
+  value: bigint,
+  { gas = 21_000n, gasPrice = parseGwei("3") } = {},
+): Promise<Hex> =>
+  from.signTransaction({ chainId: 31337, nonce, to, value, gas, gasPrice, type: "legacy" });
+
 const signTransfer = (nonce: number, to: Address, value: bigint, gas = 21_000n): Promise<Hex> =>
-  FUNDER.signTransaction({
-    chainId: 31337,
-    nonce,
-    to,
-    value,
-    gas,
-    gasPrice: parseGwei("3"),
-    type: "legacy",
-  });
+  signTransferFrom(FUNDER, nonce, to, value, { gas });
 
 const nextNonce = () =>
   client.getTransactionCount({ address: FUNDER.address, blockTag: "pending" });
@@ -229,17 +231,7 @@ describe("the dev builder", () => {
       await signTransfer(nonce + 1, TIP, parseEther("0.001")),
     ];
     const bundleB = await Promise.all(
-      [0, 1].map((i) =>
-        second.signTransaction({
-          chainId: 31337,
-          nonce: i,
-          to: TIP,
-          value: parseEther("0.001"),
-          gas: 21_000n,
-          gasPrice: parseGwei("3"),
-          type: "legacy",
-        }),
-      ),
+      [0, 1].map((i) => signTransferFrom(second, i, TIP, parseEther("0.001"))),
     );
     const answers = await Promise.all(
       [bundleA, bundleB].map((txs) => rpc(builder.url, "eth_sendBundle", [{ txs }])),
@@ -264,14 +256,8 @@ describe("the dev builder", () => {
     );
     const ordinary = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        other.signTransaction({
-          chainId: 31337,
-          nonce: i,
-          to: REVERTER.replace("DeaDBeef", "0000cafe") as Address,
-          value: 1n,
-          gas: 21_000n,
+        signTransferFrom(other, i, REVERTER.replace("DeaDBeef", "0000cafe") as Address, 1n, {
           gasPrice: parseGwei("50"),
-          type: "legacy",
         }),
       ),
     );
@@ -292,15 +278,7 @@ describe("the dev builder", () => {
     const bundle = await Promise.all(
       Array.from({ length: 3 }, (_, i) => signTransfer(nonce + i, TIP, parseEther("0.001"))),
     );
-    const stray = await other.signTransaction({
-      chainId: 31337,
-      nonce: 0,
-      to: TIP,
-      value: 1n,
-      gas: 21_000n,
-      gasPrice: parseGwei("3"),
-      type: "legacy",
-    });
+    const stray = await signTransferFrom(other, 0, TIP, 1n);
     // In front of the node, a proxy that lets the stray reach the node just before the
     // bundle's first transaction, as another process's transfer would, past the builder.
     const proxy = createServer(async (request, response) => {
@@ -349,15 +327,7 @@ describe("the dev builder", () => {
     const bundle = [await signTransfer(nonce, TIP, parseEther("0.001"))];
     const minTimestamp = Math.floor(Date.now() / 1000) + 4;
     const waiting = rpc(builder.url, "eth_sendBundle", [{ txs: bundle, minTimestamp }]);
-    const transfer = await other.signTransaction({
-      chainId: 31337,
-      nonce: 0,
-      to: TIP,
-      value: 1n,
-      gas: 21_000n,
-      gasPrice: parseGwei("3"),
-      type: "legacy",
-    });
+    const transfer = await signTransferFrom(other, 0, TIP, 1n);
     const sent = await rpc(builder.url, "eth_sendRawTransaction", [transfer]);
     expect(sent.error).toBeUndefined();
     const mined = await client.waitForTransactionReceipt({ hash: keccak256(transfer) });

@@ -41,6 +41,17 @@ const funded = async (bnb = "1") => {
 
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
 const balance = (address: Address) => testChain.chain.client.getBalance({ address });
+/** A transfer of `value` at nonce 0, signed, for a bundle (recorded, never broadcast by us). */
+const bundleTx = (account: Awaited<ReturnType<typeof funded>>, value = 1n) =>
+  account.signTransaction({
+    type: "legacy",
+    chainId: testChain.chain.chainId,
+    nonce: 0,
+    to: fresh(),
+    value,
+    gas: 21_000n,
+    gasPrice: 10n ** 9n,
+  }) as Promise<Hex>;
 let keys = 0;
 const transfer = (
   account: Awaited<ReturnType<typeof funded>>,
@@ -230,16 +241,8 @@ describe("the transaction manager", () => {
     const txm = manager();
     const account = await funded();
     const head = await testChain.chain.client.getBlockNumber();
-    const raw = await account.signTransaction({
-      type: "legacy",
-      chainId: testChain.chain.chainId,
-      nonce: 0,
-      to: fresh(),
-      value: 1n,
-      gas: 21_000n,
-      gasPrice: 10n ** 9n,
-    });
-    await txm.recordBundle([{ key: "test:bundle", purpose: "launch", raw: raw as Hex }], head + 1n);
+    const raw = await bundleTx(account);
+    await txm.recordBundle([{ key: "test:bundle", purpose: "launch", raw }], head + 1n);
     const [done] = await txm.waitFinal(["test:bundle"], { pollMs: 200 });
     expect(done?.status).toBe("dropped");
     expect(done?.error).toBe(`the bundle was not included by block ${head + 1n}`);
@@ -255,19 +258,8 @@ describe("the transaction manager", () => {
     const txm = manager();
     const account = await funded();
     const head = await testChain.chain.client.getBlockNumber();
-    const raw = await account.signTransaction({
-      type: "legacy",
-      chainId: testChain.chain.chainId,
-      nonce: 0,
-      to: fresh(),
-      value: 1n,
-      gas: 21_000n,
-      gasPrice: 10n ** 9n,
-    });
-    await txm.recordBundle(
-      [{ key: "test:dropped-block", purpose: "launch", raw: raw as Hex }],
-      head + 2n,
-    );
+    const raw = await bundleTx(account);
+    await txm.recordBundle([{ key: "test:dropped-block", purpose: "launch", raw }], head + 2n);
     // The block holding it is seen, then taken back (a one-block reorg).
     const { result: snapshot } = (await (await testChain.rpc("evm_snapshot", [])).json()) as {
       result: string;
@@ -300,15 +292,7 @@ describe("the transaction manager", () => {
   it("records again, under a new key, a bundle transaction identical to one that was dropped", async () => {
     const txm = manager();
     const account = await funded();
-    const raw = (await account.signTransaction({
-      type: "legacy",
-      chainId: testChain.chain.chainId,
-      nonce: 0,
-      to: fresh(),
-      value: 1n,
-      gas: 21_000n,
-      gasPrice: 10n ** 9n,
-    })) as Hex;
+    const raw = await bundleTx(account);
     const head = await testChain.chain.client.getBlockNumber();
     await txm.recordBundle([{ key: "test:first-try", purpose: "launch", raw }], head + 1n);
     const [dropped] = await txm.waitFinal(["test:first-try"], { pollMs: 200 });
@@ -329,24 +313,14 @@ describe("the transaction manager", () => {
   it("still refuses a bundle transaction at a nonce another open transaction of ours holds", async () => {
     const txm = manager();
     const account = await funded();
-    const sign = (value: bigint) =>
-      account.signTransaction({
-        type: "legacy",
-        chainId: testChain.chain.chainId,
-        nonce: 0,
-        to: fresh(),
-        value,
-        gas: 21_000n,
-        gasPrice: 10n ** 9n,
-      }) as Promise<Hex>;
     const head = await testChain.chain.client.getBlockNumber();
     await txm.recordBundle(
-      [{ key: "test:open-one", purpose: "launch", raw: await sign(1n) }],
+      [{ key: "test:open-one", purpose: "launch", raw: await bundleTx(account, 1n) }],
       head + 5n,
     );
     await expect(
       txm.recordBundle(
-        [{ key: "test:other-one", purpose: "launch", raw: await sign(2n) }],
+        [{ key: "test:other-one", purpose: "launch", raw: await bundleTx(account, 2n) }],
         head + 5n,
       ),
     ).rejects.toThrow();
