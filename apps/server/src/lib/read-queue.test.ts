@@ -48,12 +48,20 @@ describe("reads behind the queue in a server", () => {
     close = undefined;
   });
 
-  const serve = async (limit: number) => {
+  const serve = async (limit: number, holdMs?: number) => {
     const app = Fastify();
     let running = 0;
     let most = 0;
     const started: string[] = [];
-    registerReadQueue(app, new ReadQueue(limit), (method) => method === "GET");
+    registerReadQueue(app, new ReadQueue(limit), (method) => method === "GET", holdMs);
+    // A read that never answers (a chain call hung) until the server closes.
+    const hung: Array<() => void> = [];
+    app.addHook("onClose", async () => {
+      for (const answer of hung) answer();
+    });
+    app.get("/hang", (_request, reply) => {
+      hung.push(() => void reply.send({ late: true }));
+    });
     app.get("/slow/:n", async (request) => {
       const { n } = request.params as { n: string };
       started.push(n);
@@ -85,6 +93,17 @@ describe("reads behind the queue in a server", () => {
     const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => get(port, `/slow/${n}`)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
     expect(most()).toBe(2);
+  });
+
+  it("gives a hung read's place to the next read once it has held it too long", async () => {
+    const { port, started } = await serve(1, 200);
+    const hung = request({ host: "127.0.0.1", port, path: "/hang" });
+    hung.on("error", () => {});
+    hung.end();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await get(port, "/slow/1")).status).toBe(200);
+    expect(started).toEqual(["1"]);
+    hung.destroy();
   });
 
   it("skips a waiting read whose client gave up", async () => {

@@ -48,17 +48,30 @@ declare module "fastify" {
   }
 }
 
+/** How long a read keeps its place before it gives it up (it goes on, uncounted). */
+export const READ_HOLD_MS = 30_000;
+
 /**
  * Puts every read route (GET, and POSTs marked `reads`) behind `queue`: its wait joins the
  * route's request hooks where this is registered, after the rate limit and before the
- * access check, so a waiting read costs nothing but its place in line.
+ * access check, so a waiting read costs nothing but its place in line. A read still running
+ * after `holdMs` (a chain call that never answers) gives its place to the next: reads that
+ * hang cannot stop the others.
  */
 export const registerReadQueue = (
   app: FastifyInstance,
   queue: ReadQueue,
   isRead: (method: string, url: string) => boolean,
+  holdMs = READ_HOLD_MS,
 ): void => {
   app.decorateRequest("readTurn", false);
+  const timers = new WeakMap<object, NodeJS.Timeout>();
+  const leave = async (request: { readTurn: boolean }) => {
+    clearTimeout(timers.get(request));
+    if (!request.readTurn) return;
+    request.readTurn = false;
+    queue.leave();
+  };
   const wait: onRequestHookHandler = async (request, reply) => {
     if (!(await queue.enter(request.raw))) {
       // The client hung up while waiting: end quietly, without running anything.
@@ -67,11 +80,9 @@ export const registerReadQueue = (
       return;
     }
     request.readTurn = true;
-  };
-  const leave = async (request: { readTurn: boolean }) => {
-    if (!request.readTurn) return;
-    request.readTurn = false;
-    queue.leave();
+    const timer = setTimeout(() => void leave(request), holdMs);
+    timer.unref();
+    timers.set(request, timer);
   };
   app.addHook("onResponse", leave);
   app.addHook("onRequestAbort", leave);
