@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import { ACCESS_KEY_DISPLAY_CHARS, ACCESS_KEY_PREFIX } from "@bundler/shared";
 
 /** A new access key: readable prefix + 256 random bits, base64url. */
@@ -6,8 +6,7 @@ export const generateAccessKey = (): string =>
   `${ACCESS_KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
 
 /** The only form of a key the database keeps. */
-export const hashAccessKey = (key: string): string =>
-  createHash("sha256").update(key, "utf8").digest("hex");
+export const hashAccessKey = (key: string): string => hash("sha256", key, "hex");
 
 /** The first characters of a key, shown in the admin list. */
 export const accessKeyPrefix = (key: string): string => key.slice(0, ACCESS_KEY_DISPLAY_CHARS);

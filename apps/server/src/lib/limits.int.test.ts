@@ -37,6 +37,16 @@ describe("request limits", () => {
     });
   });
 
+  it("says when to retry on a refusal and adds no rate-limit headers to allowed answers", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 1 });
+    const allowed = await app.server.inject({ method: "GET", url: "/api/news" });
+    const refused = await app.server.inject({ method: "GET", url: "/api/news" });
+    expect([allowed.statusCode, refused.statusCode]).toEqual([200, 429]);
+    expect(Object.keys(allowed.headers).filter((name) => name.includes("ratelimit"))).toEqual([]);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(refused.headers["x-ratelimit-limit"]).toBe("1");
+  });
+
   it("does not count the web app's files and paths towards the per-minute limit", async () => {
     const webDist = mkdtempSync(path.join(tmpdir(), "bundler-web-"));
     writeFileSync(path.join(webDist, "index.html"), "<!doctype html><title>app</title>");
