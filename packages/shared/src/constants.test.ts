@@ -14,6 +14,15 @@ describe("isValidAddress", () => {
     expect(isValidAddress(CHECKSUMMED.replace("aAeb", "aaeb"))).toBe(false);
   });
 
+  it("refuses a wrong checksum however often it is asked, after the right one was taken", () => {
+    const wrong = CHECKSUMMED.replace("aAeb", "aaeb");
+    expect([isValidAddress(CHECKSUMMED), isValidAddress(wrong), isValidAddress(wrong)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
   it("refuses anything but 0x and 40 hex digits", () => {
     for (const value of [
       "",
