@@ -106,29 +106,17 @@ export class DisperseEngine {
   }
 
   private async pass(): Promise<void> {
-    await this.txm.reconcile();
-    const head = await this.chain.client.getBlockNumber();
-    const scanned = await this.scanDeposits(head);
-    const active = await this.repo.active();
-    if (active.length === 0) return;
-    const byId = new Map(active.map((d) => [d.id, d]));
-    const deposits = groupBy(
-      await this.repo.deposits(active.map((d) => d.id)),
-      (r) => r.dispersalId,
-    );
-    const pending = active.filter((d) => d.status === "pending");
-    if (pending.length > 0) {
-      // At the head itself: a funding knows which blocks' deposits its balance already held.
-      const balances = await getBalances(this.chain.client, {
-        addresses: pending.map((d) => d.receiver as Address),
-        blockNumber: head,
-      });
-      for (const [i, d] of pending.entries())
-        await this.checkFunding(d, balances[i]?.bnb ?? 0n, deposits.get(d.id) ?? [], {
-          head,
-          scanned,
-        });
-    }
+    // The reconcile writes transaction rows; the funding checks write deposits and dispersal
+    // rows: they run at once (a pass of 1,000 hops has about a second), and what follows reads
+    // both. Neither is left running when the pass ends, even when the other fails.
+    const [reconciled, funding] = await Promise.allSettled([
+      this.txm.reconcile(),
+      this.fundingChecks(),
+    ]);
+    if (reconciled.status === "rejected") throw reconciled.reason;
+    if (funding.status === "rejected") throw funding.reason;
+    if (!funding.value) return;
+    const { active, byId, deposits } = funding.value;
 
     const moving = active.filter((d) => MOVING.includes(d.status));
     const transfers = groupBy(
@@ -153,6 +141,36 @@ export class DisperseEngine {
         await this.repo.settle(d.id, (deposits.get(d.id) ?? []).length);
     }
     await this.send(next, transfers, byId);
+  }
+
+  /**
+   * Records the deposits in the blocks not yet scanned, then funds or expires the dispersals
+   * waiting for funding. Answers the dispersals still open and their deposits (null: none).
+   */
+  private async fundingChecks() {
+    const head = await this.chain.client.getBlockNumber();
+    const scanned = await this.scanDeposits(head);
+    const active = await this.repo.active();
+    if (active.length === 0) return null;
+    const byId = new Map(active.map((d) => [d.id, d]));
+    const deposits = groupBy(
+      await this.repo.deposits(active.map((d) => d.id)),
+      (r) => r.dispersalId,
+    );
+    const pending = active.filter((d) => d.status === "pending");
+    if (pending.length > 0) {
+      // At the head itself: a funding knows which blocks' deposits its balance already held.
+      const balances = await getBalances(this.chain.client, {
+        addresses: pending.map((d) => d.receiver as Address),
+        blockNumber: head,
+      });
+      for (const [i, d] of pending.entries())
+        await this.checkFunding(d, balances[i]?.bnb ?? 0n, deposits.get(d.id) ?? [], {
+          head,
+          scanned,
+        });
+    }
+    return { active, byId, deposits };
   }
 
   /** Records the transfers into receivers in the blocks not yet scanned. */
