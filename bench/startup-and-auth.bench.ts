@@ -36,6 +36,8 @@ const median = (values: number[]) => {
 const seconds = (value: number) => `${value.toFixed(2)} s`;
 const rps = (value: number) => `${Math.round(value)} req/s`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : "n/a");
+const authRatio = (r: { validate: LoadResult; health: LoadResult }) =>
+  r.validate.rps / r.health.rps;
 
 const dataDirs = new Set<string>();
 const anvilPorts = new Set<number>();
@@ -127,13 +129,11 @@ const auth = async (server: RunningServer) => {
       `  round ${round}/${ROUNDS}: validate ${rps(validate.rps)} p99 ${validate.p99Ms} ms ` +
         `(non-2xx ${validate.non2xx}, errors ${validate.errors}) | health ${rps(health.rps)} ` +
         `p99 ${health.p99Ms} ms (non-2xx ${health.non2xx}, errors ${health.errors}) | ` +
-        `${(validate.rps / health.rps).toFixed(2)}x`,
+        `${authRatio({ validate, health }).toFixed(2)}x`,
     );
   }
   // The round with the median ratio stands for all of them.
-  const ranked = [...rounds].sort(
-    (a, b) => a.validate.rps / a.health.rps - b.validate.rps / b.health.rps,
-  );
+  const ranked = [...rounds].sort((a, b) => authRatio(a) - authRatio(b));
   const { validate, health } = ranked[Math.floor(ranked.length / 2)] as (typeof rounds)[number];
   const failures = rounds.reduce(
     (sum, r) => sum + r.validate.non2xx + r.validate.errors + r.health.non2xx + r.health.errors,
@@ -173,7 +173,7 @@ const authLine = (
   { validate, health, failures }: Awaited<ReturnType<typeof auth>>,
 ) =>
   `auth      ${database.padEnd(8)} ${describe("validate", validate)} | ${describe("health", health)} | ` +
-  `validate/health ${(validate.rps / health.rps).toFixed(2)}x (target >= 0.8x; median of ${ROUNDS} rounds)   ` +
+  `validate/health ${authRatio({ validate, health }).toFixed(2)}x (target >= 0.8x; median of ${ROUNDS} rounds)   ` +
   `p99 validate/health ${ratio(validate.p99Ms, health.p99Ms)}   failed requests ${failures}`;
 
 const main = async () => {

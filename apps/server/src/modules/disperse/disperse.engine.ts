@@ -116,7 +116,8 @@ export class DisperseEngine {
     if (reconciled.status === "rejected") throw reconciled.reason;
     if (funding.status === "rejected") throw funding.reason;
     if (!funding.value) return;
-    const { active, byId, deposits } = funding.value;
+    const { active, deposits } = funding.value;
+    const byId = new Map(active.map((d) => [d.id, d]));
 
     const moving = active.filter((d) => MOVING.includes(d.status));
     const transfers = groupBy(
@@ -152,7 +153,6 @@ export class DisperseEngine {
     const scanned = await this.scanDeposits(head);
     const active = await this.repo.active();
     if (active.length === 0) return null;
-    const byId = new Map(active.map((d) => [d.id, d]));
     const deposits = groupBy(
       await this.repo.deposits(active.map((d) => d.id)),
       (r) => r.dispersalId,
@@ -170,7 +170,7 @@ export class DisperseEngine {
           scanned,
         });
     }
-    return { active, byId, deposits };
+    return { active, deposits };
   }
 
   /** Records the transfers into receivers in the blocks not yet scanned. */
