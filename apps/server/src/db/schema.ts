@@ -253,6 +253,11 @@ export const chainTxs = pgTable(
     reason: text("reason"),
     /** A bundle's transactions: never broadcast, dropped once the chain passes this block. */
     validUntilBlock: bigint("valid_until_block", { mode: "bigint" }),
+    /**
+     * Signed ahead: not broadcast while this transaction (the one that funds its sender) is
+     * open; goes out as soon as that one is settled.
+     */
+    afterId: uuid("after_id").references((): AnyPgColumn => chainTxs.id),
     status: text("status", { enum: TX_STATUSES }).notNull().default("signed"),
     /** The node's last refusal while open; why it ended once final (revert reason, ...). */
     error: text("error"),

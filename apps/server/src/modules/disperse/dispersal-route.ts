@@ -21,8 +21,10 @@ export const lastStep = (antiBubblemaps: boolean) => (antiBubblemaps ? WALLETS_P
 export interface LegProgress {
   /** Hops done between intermediate wallets, 0..9 (0 when direct). */
   currentHop: number;
+  /** A transfer of the leg was mined. */
+  started: boolean;
   delivered: boolean;
-  /** The step whose transfer failed, if one did, and that transfer. */
+  /** The first step whose transfer failed, if one did, and that transfer. */
   failedStep: number | null;
   failed: TransferRow | undefined;
   /** The transfer returning a failed leg's money to the funder. */
@@ -30,9 +32,12 @@ export interface LegProgress {
 }
 
 /**
- * Where one leg stands, read from its recorded transfers: all of them, or only the newest
- * step of each leg (`latestStepsBySubjects`) with its returns. Hops go one after another, so a
- * hop in flight at step s says every step before it is confirmed.
+ * Where one leg stands, read from its recorded transfers: all of them, or only those from the
+ * newest mined step of each leg on (`latestStepsBySubjects`) with its returns. A hop is
+ * created once the one before it was sent (signed ahead, waiting for it), and a mined step is
+ * left out only once the next exists: so a hop in flight at step s whose step s - 1 is not
+ * among the transfers says every step before it is confirmed. A leg fails at its first failed
+ * step: the steps after it were waiting for money that never came.
  */
 export const legProgress = (
   antiBubblemaps: boolean,
@@ -40,25 +45,23 @@ export const legProgress = (
   transfers: readonly TransferRow[],
 ): LegProgress => {
   let confirmed = -1;
-  let failedStep: number | null = null;
   let failed: TransferRow | undefined;
   let returned: TransferRow | undefined;
-  for (const t of transfers) {
-    if (t.leg !== legIndex) continue;
-    if (t.kind === "return") returned = t;
-    else if (t.kind === "hop" && t.status === "confirmed")
-      confirmed = Math.max(confirmed, t.step ?? 0);
-    else if (t.kind === "hop" && (t.status === "signed" || t.status === "sent"))
-      confirmed = Math.max(confirmed, (t.step ?? 0) - 1);
-    else if (t.kind === "hop" && t.status === "failed") {
-      failedStep = t.step ?? 0;
-      failed = t;
-    }
+  const hops = transfers.filter((t) => t.leg === legIndex && t.kind === "hop");
+  const steps = new Set(hops.map((t) => t.step ?? 0));
+  for (const t of transfers) if (t.leg === legIndex && t.kind === "return") returned = t;
+  for (const t of hops) {
+    const step = t.step ?? 0;
+    if (t.status === "confirmed") confirmed = Math.max(confirmed, step);
+    else if (t.status === "failed") {
+      if (!failed || step < (failed.step ?? 0)) failed = t;
+    } else if (!steps.has(step - 1)) confirmed = Math.max(confirmed, step - 1);
   }
   return {
     currentHop: antiBubblemaps ? Math.min(Math.max(confirmed, 0), HOPS_PER_CHAIN) : 0,
+    started: confirmed >= 0,
     delivered: confirmed === lastStep(antiBubblemaps),
-    failedStep,
+    failedStep: failed ? (failed.step ?? 0) : null,
     failed,
     returned,
   };

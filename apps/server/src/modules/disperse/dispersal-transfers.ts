@@ -41,6 +41,8 @@ export interface TransferStep {
   to: string;
   value: bigint;
   reason: string | null;
+  /** The step key of the transfer it waits for (signed ahead of it, see `TxIntent.after`). */
+  after?: string | undefined;
 }
 
 export const transferKey = (dispersalId: string, stepKey: string) =>

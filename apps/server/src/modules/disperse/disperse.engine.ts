@@ -283,7 +283,11 @@ export class DisperseEngine {
     return legs.map((leg, i) => ({ ...leg, wallets: wallets[i] ?? null }));
   }
 
-  /** The next transfer of every chain whose previous one is confirmed. */
+  /**
+   * The next transfer of every chain whose newest one is confirmed, or sent: then the next is
+   * signed ahead, to go out as soon as the one before it is mined (by the transaction
+   * manager's reconcile, which sees it first). A chain that failed sends its money back.
+   */
   private nextSteps(
     d: DispersalRow,
     legs: LegRow[],
@@ -304,7 +308,30 @@ export class DisperseEngine {
         .filter((t) => t.kind === "hop")
         .sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
       const last = hops.at(-1);
-      if (!last || (last.status === "confirmed" && (last.step ?? 0) < values.length - 1)) {
+      // The first failed hop holds the chain's money; the ones after it never got any.
+      const failed = hops.find((t) => t.status === "failed");
+      if (failed) {
+        if (own.some((t) => t.kind === "return") || !d.funder) continue;
+        // What the failed transfer's sender still holds: its value, and its gas too when it
+        // never ran (dropped); the return pays its own gas out of that.
+        const held = returnable(failed, values[failed.step ?? 0] ?? 0n, fee);
+        if (held > fee) {
+          next.push({
+            kind: "return",
+            leg: leg.index,
+            step: null,
+            stepKey: `${leg.index}:return`,
+            from: failed.from,
+            to: d.funder,
+            value: held - fee,
+            reason: `Chain ${leg.index + 1} could not deliver to ${leg.destination}: ${failed.error ?? "the transfer failed"}`,
+          });
+        }
+      } else if (
+        !last ||
+        ((last.status === "confirmed" || last.status === "sent") &&
+          (last.step ?? 0) < values.length - 1)
+      ) {
         const step = last ? (last.step ?? 0) + 1 : 0;
         next.push({
           kind: "hop",
@@ -315,23 +342,8 @@ export class DisperseEngine {
           to: route[step + 1] as string,
           value: values[step] ?? 0n,
           reason: null,
+          after: last?.status === "sent" ? last.stepKey : undefined,
         });
-      } else if (last.status === "failed" && !own.some((t) => t.kind === "return") && d.funder) {
-        // What the failed transfer's sender still holds: its value, and its gas too when it
-        // never ran (dropped); the return pays its own gas out of that.
-        const held = returnable(last, values[last.step ?? 0] ?? 0n, fee);
-        if (held > fee) {
-          next.push({
-            kind: "return",
-            leg: leg.index,
-            step: null,
-            stepKey: `${leg.index}:return`,
-            from: last.from,
-            to: d.funder,
-            value: held - fee,
-            reason: `Chain ${leg.index + 1} could not deliver to ${leg.destination}: ${last.error ?? "the transfer failed"}`,
-          });
-        }
       }
     }
     return next;
@@ -437,6 +449,7 @@ export class DisperseEngine {
           gas: TRANSFER_GAS,
           gasPrice: BigInt(d.gasPrice),
           reason: t.reason,
+          ...(t.after ? { after: transferKey(d.id, t.after) } : {}),
         },
       ];
     });
@@ -494,8 +507,10 @@ export class DisperseEngine {
     let returned = 0n;
     /** What a failed chain could not give back, and the wallet that holds it. */
     const stranded: { wallet: string; value: bigint }[] = [];
+    let started = false;
     const settled = legs.map((leg) => {
       const progress = legProgress(d.antiBubblemaps, leg.index, transfers);
+      started ||= progress.started;
       if (progress.delivered) return "delivered";
       if (progress.failedStep === null) return "active";
       const value = plan.legs[leg.index]?.transfers[progress.failedStep] ?? 0n;
@@ -511,11 +526,7 @@ export class DisperseEngine {
       }
       return "failed";
     });
-    // A hop mined, or a hop past the first in flight (the one before it was mined).
-    const moved = (t: TransferRow) =>
-      t.kind === "hop" &&
-      (t.status === "confirmed" || ((t.step ?? 0) > 0 && t.status !== "failed"));
-    if (d.status === "sending" && transfers.some(moved)) {
+    if (d.status === "sending" && started) {
       if (await this.repo.transition(d.id, ["sending"], "processing")) d.status = "processing";
     }
     if (settled.includes("active")) return false;

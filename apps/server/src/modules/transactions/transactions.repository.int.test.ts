@@ -17,8 +17,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** A recorded transaction under `key`; only the key and subject matter here. */
-const row = (key: string, subject: string): NewTxRow => {
+/** A recorded transaction under `key`; only the key, subject and status matter here. */
+const row = (key: string, subject: string, status: NewTxRow["status"] = "mined"): NewTxRow => {
   const rawTx = toHex(`${key}:${++nonce}`);
   return {
     key,
@@ -32,14 +32,15 @@ const row = (key: string, subject: string): NewTxRow => {
     gasPrice: "1",
     rawTx,
     txHash: keccak256(rawTx),
+    status,
   };
 };
 
-const record = (keys: string[], subject: string) =>
+const record = (keys: string[], subject: string, status?: NewTxRow["status"]) =>
   database.db.transaction((tx) =>
     repo.insert(
       tx,
-      keys.map((key) => row(key, subject)),
+      keys.map((key) => row(key, subject, status)),
     ),
   );
 
@@ -71,6 +72,15 @@ describe("latestStepsBySubjects", () => {
         `dispersal:${subject}:refund:0xbb`,
       ].sort(),
     );
+  });
+
+  it("keeps a step that is not mined beside the one signed ahead of it", async () => {
+    const subject = randomUUID();
+    await record([`dispersal:${subject}:0:0`], subject);
+    await record([`dispersal:${subject}:0:1`], subject, "sent");
+    await record([`dispersal:${subject}:0:2`], subject, "signed");
+    const keys = (await repo.latestStepsBySubjects([subject])).map((r) => r.key).sort();
+    expect(keys).toEqual([`dispersal:${subject}:0:1`, `dispersal:${subject}:0:2`]);
   });
 
   it("reads only the subjects asked for", async () => {

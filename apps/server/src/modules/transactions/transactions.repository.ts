@@ -72,12 +72,13 @@ export class TransactionsRepository {
   }
 
   /**
-   * `bySubjects`, except that of each step sequence only its newest step is answered. Keys
-   * ending in `:{n}` form a sequence with the rest of the key (`dispersal:{id}:{leg}:3` is step
-   * 3 of `dispersal:{id}:{leg}`), and a caller creates step n + 1 only after step n: so a step
-   * is superseded exactly when the key of the next one exists (one index probe each, in the
+   * `bySubjects`, except that of each step sequence only the steps from the newest mined one
+   * on are answered. Keys ending in `:{n}` form a sequence with the rest of the key
+   * (`dispersal:{id}:{leg}:3` is step 3 of `dispersal:{id}:{leg}`), and a caller creates step
+   * n + 1 only after step n was sent (signed ahead, waiting for it): so a step is superseded
+   * exactly when it is mined and the key of the next one exists (one index probe each, in the
    * database). Keys of any other form are all answered. A dispersal of 500 chains has 5,500
-   * transfers at its end, and the next move of each chain depends on its newest one only.
+   * transfers at its end, and the next move of each chain depends on its newest ones only.
    */
   async latestStepsBySubjects(subjects: string[]): Promise<TxSummary[]> {
     if (subjects.length === 0) return [];
@@ -87,7 +88,7 @@ export class TransactionsRepository {
       .where(
         and(
           inArray(chainTxs.subject, subjects),
-          sql`not (${chainTxs.key} ~ ':[0-9]+$' and exists (
+          sql`not (${chainTxs.status} = 'mined' and ${chainTxs.key} ~ ':[0-9]+$' and exists (
             select 1 from ${chainTxs} as next_step where next_step.key =
               regexp_replace(${chainTxs.key}, '[0-9]+$', '') ||
               (substring(${chainTxs.key} from '([0-9]+)$')::int + 1)::text))`,
@@ -186,6 +187,16 @@ export class TransactionsRepository {
       .from(chainTxs)
       .where(inArray(chainTxs.status, OPEN_STATUSES))
       .orderBy(asc(chainTxs.from), asc(chainTxs.nonce));
+  }
+
+  /** The status of each of these transactions, by id. */
+  async statusesOf(ids: string[]): Promise<Map<string, TxStatusValue>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: chainTxs.id, status: chainTxs.status })
+      .from(chainTxs)
+      .where(inArray(chainTxs.id, [...new Set(ids)]));
+    return new Map(rows.map((row) => [row.id, row.status]));
   }
 
   /** The signed bytes of these transactions, by id. */

@@ -202,6 +202,71 @@ describe("the transaction manager", () => {
     expect(b[0]?.status).toBe("replaced");
   });
 
+  it("holds a transaction signed ahead until the one that funds its sender is mined, then sends it", async () => {
+    const txm = manager({ rebroadcastAfterMs: 200 });
+    const payer = await funded();
+    const middle = privateKeyToAccount(generatePrivateKey());
+    const to = fresh();
+    // The node refuses the payer's transactions for now: the first one stays open.
+    await testChain.faults({ refuseRawFrom: [payer.address] });
+    const first = transfer(payer, middle.address, parseEther("0.1"));
+    await txm.send([first]);
+    const second = { ...transfer(middle, to, parseEther("0.05")), after: first.key };
+    const [held] = await txm.send([second]);
+    await txm.reconcile();
+    const [waiting] = await rows.byKeys([second.key]);
+    expect(waiting?.status).toBe("signed");
+    expect(waiting?.lastBroadcastAt).toBeNull();
+    expect(waiting?.afterId).toBe((await rows.byKeys([first.key]))[0]?.id);
+    const known = await testChain.rpc("eth_getTransactionByHash", [held?.txHash]);
+    expect(((await known.json()) as { result: unknown }).result).toBeNull();
+
+    await testChain.faults({});
+    const done = await txm.waitFinal([first.key, second.key], { pollMs: 200 });
+    expect(done.map((row) => row.status)).toEqual(["mined", "mined"]);
+    expect(await balance(to)).toBe(parseEther("0.05"));
+  });
+
+  it("sends a transaction signed ahead at once when the one it waits for is mined already", async () => {
+    const txm = manager();
+    const payer = await funded();
+    const middle = privateKeyToAccount(generatePrivateKey());
+    const first = transfer(payer, middle.address, parseEther("0.1"));
+    await txm.send([first]);
+    await txm.waitFinal([first.key], { pollMs: 200 });
+    const second = { ...transfer(middle, fresh(), parseEther("0.05")), after: first.key };
+    const [sent] = await txm.send([second]);
+    expect(sent?.status).toBe("sent");
+  });
+
+  it("drops a transaction signed ahead, never sent, when the one it waits for fails", async () => {
+    const txm = manager();
+    const payer = await funded();
+    const middle = privateKeyToAccount(generatePrivateKey());
+    // A transfer into a contract that refuses BNB: it reverts, and the middle gets nothing.
+    const first = { ...transfer(payer, MULTICALL3_ADDRESS, 1000n), gas: 60_000n };
+    await txm.send([first]);
+    const second = { ...transfer(middle, fresh(), 500n), after: first.key };
+    await txm.send([second]);
+    // Dropped as soon as the first one is settled, not after the 10 minutes a refused one waits.
+    const [failed, dropped] = await txm.waitFinal([first.key, second.key], {
+      pollMs: 200,
+      timeoutMs: 30_000,
+    });
+    expect(failed?.status).toBe("reverted");
+    expect(dropped?.status).toBe("dropped");
+    expect(dropped?.broadcasts).toBe(0);
+    expect(dropped?.error).toBe("never sent: the transaction it waited for was not mined");
+  });
+
+  it("refuses a transaction that waits for one never recorded, and records nothing", async () => {
+    const txm = manager();
+    const middle = privateKeyToAccount(generatePrivateKey());
+    const orphan = { ...transfer(middle, fresh(), 500n), after: "test:never-recorded" };
+    await expect(txm.send([orphan])).rejects.toThrow(/which was never recorded/);
+    expect(await rows.byKeys([orphan.key])).toEqual([]);
+  });
+
   it("ends a reverted transaction with its reason and its fee", async () => {
     const txm = manager();
     const account = await funded();

@@ -14,6 +14,7 @@ import { failpoint } from "../../lib/failpoints.ts";
 import {
   isFinal,
   type NewTxRow,
+  OPEN_STATUSES,
   type OpenTx,
   type TransactionsRepository,
   type TxRow,
@@ -54,6 +55,13 @@ export interface TxIntent {
   /** Defaults to the node's price, at least the profile's floor. */
   gasPrice?: bigint;
   reason?: string | null;
+  /**
+   * The key of an earlier transaction this one waits for (the one that funds its sender): it
+   * is signed and recorded now, and broadcast as soon as that one is mined, by the reconcile
+   * that sees it mined, with no signing left on that path. If that one ends any other way,
+   * this one is dropped unless the node holds it.
+   */
+  after?: string;
 }
 
 /** A signed transaction of a bundle: recorded before the bundle goes out, never broadcast. */
@@ -163,11 +171,9 @@ export class TxManager {
     const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
     const pending = await this.pendingNonces(froms);
     const { rows, created } = await this.repo.underAddressLocks(froms, async (tx) => {
+      const keys = intents.flatMap((i) => (i.after ? [i.key, i.after] : [i.key]));
       const known = new Map(
-        (await this.repo.byKeys([...new Set(intents.map((i) => i.key))], tx)).map((r) => [
-          r.key,
-          r,
-        ]),
+        (await this.repo.byKeys([...new Set(keys)], tx)).map((r) => [r.key, r]),
       );
       const taken = await this.repo.liveNoncesOf(
         tx,
@@ -180,8 +186,12 @@ export class TxManager {
             busy.set(from, row);
         }
       const fresh: NewTxRow[] = [];
+      const freshKeys = new Set<string>();
       for (const intent of intents) {
-        if (known.has(intent.key) || fresh.some((f) => f.key === intent.key)) continue;
+        if (known.has(intent.key) || freshKeys.has(intent.key)) continue;
+        const after = intent.after === undefined ? undefined : known.get(intent.after);
+        if (intent.after !== undefined && !after)
+          throw new Error(`${intent.key} waits for ${intent.after}, which was never recorded`);
         const from = getAddress(intent.account.address);
         if (busy.has(from)) continue;
         const used = taken.get(from) as Set<number>;
@@ -199,6 +209,7 @@ export class TxManager {
           gasPrice,
           ...(intent.data ? { data: intent.data } : {}),
         });
+        freshKeys.add(intent.key);
         fresh.push({
           key: intent.key,
           purpose: intent.purpose,
@@ -213,11 +224,15 @@ export class TxManager {
           rawTx,
           txHash: keccak256(rawTx),
           reason: intent.reason ?? null,
+          afterId: after?.id ?? null,
         });
       }
       const inserted = await this.repo.insert(tx, fresh);
+      const statusOf = new Map([...known.values()].map((row) => [row.id, row.status]));
       for (const row of inserted) known.set(row.key, row);
-      return { rows: intents.map((i) => known.get(i.key)), created: inserted };
+      // One that waits goes out now only if what it waits for is mined already.
+      const ready = inserted.filter((row) => !row.afterId || statusOf.get(row.afterId) === "mined");
+      return { rows: intents.map((i) => known.get(i.key)), created: ready };
     });
     await failpoint("tx.recorded");
     await this.broadcast(created);
@@ -420,7 +435,9 @@ export class TxManager {
     const reverted: Array<{ row: OpenTx; receipt: Receipt }> = [];
     const replaced: OpenTx[] = [];
     const stale: OpenTx[] = [];
+    const orphaned: OpenTx[] = [];
     const rebroadcast: OpenTx[] = [];
+    const awaited = await this.awaited(open, answers.slice(1, 1 + open.length));
     for (const [i, row] of open.entries()) {
       const answer = answers[1 + i];
       if (answer?.error) continue; // unsure: decide next pass
@@ -432,6 +449,12 @@ export class TxManager {
       }
       if ((minedNonce.get(row.from) ?? 0) > row.nonce) {
         replaced.push(row);
+        continue;
+      }
+      const waitingFor = row.status === "signed" && row.afterId ? awaited.get(row.afterId) : null;
+      if (waitingFor === "open") continue;
+      if (waitingFor === "failed") {
+        orphaned.push(row);
         continue;
       }
       if (row.validUntilBlock !== null) {
@@ -485,7 +508,19 @@ export class TxManager {
         error: `nonce ${row.nonce} of ${row.from} was used by another transaction`,
       });
     finished.push(...(await this.landedAfterDrop(confirmed.replaced)));
-    await this.dropStale(stale, finish, rebroadcast);
+    await this.dropStale(stale, finish, rebroadcast, (row) =>
+      row.error
+        ? `the node refused it: ${row.error}`
+        : `not mined within ${Math.round(this.dropAfterMs / 60_000)} min and no longer known to the node`,
+    );
+    // Never broadcast while it waited, and what would have funded its sender failed: dropped
+    // at once, unless the node holds it after all.
+    await this.dropStale(
+      orphaned,
+      finish,
+      rebroadcast,
+      () => "never sent: the transaction it waited for was not mined",
+    );
     await this.broadcast(rebroadcast);
 
     if (finished.length > 0)
@@ -494,6 +529,36 @@ export class TxManager {
           this.options.log?.(`transactions: a listener failed: ${error.message}`),
         );
     return finished;
+  }
+
+  /**
+   * Where the transactions that signed-ahead ones (`after`) wait for stand in this pass: open
+   * (no receipt yet), mined, or failed (reverted or otherwise final without being mined).
+   */
+  private async awaited(
+    open: OpenTx[],
+    receipts: Array<{ result?: unknown; error?: unknown } | undefined>,
+  ): Promise<Map<string, "open" | "mined" | "failed">> {
+    const state = new Map<string, "open" | "mined" | "failed">();
+    const waiting = open.filter((row) => row.status === "signed" && row.afterId);
+    if (waiting.length === 0) return state;
+    const index = new Map(open.map((row, i) => [row.id, i]));
+    const gone: string[] = [];
+    for (const { afterId } of waiting) {
+      const id = afterId as string;
+      const i = index.get(id);
+      if (i === undefined) gone.push(id);
+      else {
+        const receipt = receipts[i]?.result as Receipt | null | undefined;
+        state.set(id, !receipt ? "open" : receipt.status === "0x1" ? "mined" : "failed");
+      }
+    }
+    for (const [id, status] of await this.repo.statusesOf(gone))
+      state.set(
+        id,
+        status === "mined" ? "mined" : OPEN_STATUSES.includes(status) ? "open" : "failed",
+      );
+    return state;
   }
 
   /**
@@ -536,8 +601,9 @@ export class TxManager {
   }
 
   /**
-   * Past `dropAfterMs`: a transaction the node still holds can land, so it stays open (and is
-   * rebroadcast); one it does not hold is dropped with the node's last refusal.
+   * Past `dropAfterMs` (or waiting for one that failed): a transaction the node still holds can
+   * land, so it stays open (and is rebroadcast); one it does not hold is dropped, and `why`
+   * says why.
    */
   private async dropStale(
     stale: OpenTx[],
@@ -546,6 +612,7 @@ export class TxManager {
       values: { status: TxStatusValue; error: string | null },
     ) => Promise<void>,
     rebroadcast: OpenTx[],
+    why: (row: OpenTx) => string,
   ): Promise<void> {
     if (stale.length === 0) return;
     const known = await rpcBatch<unknown>(
@@ -559,13 +626,7 @@ export class TxManager {
         rebroadcast.push(row);
         continue;
       }
-      const minutes = Math.round(this.dropAfterMs / 60_000);
-      await finish([row], {
-        status: "dropped",
-        error: row.error
-          ? `the node refused it: ${row.error}`
-          : `not mined within ${minutes} min and no longer known to the node`,
-      });
+      await finish([row], { status: "dropped", error: why(row) });
     }
   }
 
