@@ -40,6 +40,13 @@ import {
 } from "./disperse.repository.ts";
 
 const CURSOR = "dispersals";
+/**
+ * Transfers of a chain signed ahead of the one in flight: a pass that takes longer than a
+ * block (a thousand chains) still finds each chain's next hops ready for the reconcile.
+ */
+const SIGNED_AHEAD = 2;
+/** Transfers handed to the transaction manager at once (one insert, one lock per sender). */
+const SEND_BATCH = 1000;
 
 export interface DisperseEngineOptions {
   /** A status line for the dispersal's owner (`dispersal_status_{key}`). */
@@ -284,9 +291,10 @@ export class DisperseEngine {
   }
 
   /**
-   * The next transfer of every chain whose newest one is confirmed, or sent: then the next is
-   * signed ahead, to go out as soon as the one before it is mined (by the transaction
-   * manager's reconcile, which sees it first). A chain that failed sends its money back.
+   * Each chain's next transfers, signed ahead (up to SIGNED_AHEAD past the one in flight),
+   * each waiting for the one before it: the transaction manager's reconcile broadcasts each
+   * as soon as it sees the one before it mined, so a chain moves a hop a block however long a
+   * disperser pass takes. A chain that failed sends its money back.
    */
   private nextSteps(
     d: DispersalRow,
@@ -327,23 +335,27 @@ export class DisperseEngine {
             reason: `Chain ${leg.index + 1} could not deliver to ${leg.destination}: ${failed.error ?? "the transfer failed"}`,
           });
         }
-      } else if (
-        !last ||
-        ((last.status === "confirmed" || last.status === "sent") &&
-          (last.step ?? 0) < values.length - 1)
-      ) {
-        const step = last ? (last.step ?? 0) + 1 : 0;
-        next.push({
-          kind: "hop",
-          leg: leg.index,
-          step,
-          stepKey: `${leg.index}:${step}`,
-          from: route[step] as string,
-          to: route[step + 1] as string,
-          value: values[step] ?? 0n,
-          reason: null,
-          after: last?.status === "sent" ? last.stepKey : undefined,
-        });
+      } else {
+        const first = last ? (last.step ?? 0) + 1 : 0;
+        const open = hops.filter((t) => t.status === "signed" || t.status === "sent").length;
+        const end = Math.min(values.length, first + SIGNED_AHEAD + 1 - open);
+        for (let step = first; step < end; step++)
+          next.push({
+            kind: "hop",
+            leg: leg.index,
+            step,
+            stepKey: `${leg.index}:${step}`,
+            from: route[step] as string,
+            to: route[step + 1] as string,
+            value: values[step] ?? 0n,
+            reason: null,
+            after:
+              step > first
+                ? `${leg.index}:${step - 1}`
+                : last && last.status !== "confirmed"
+                  ? last.stepKey
+                  : undefined,
+          });
       }
     }
     return next;
@@ -429,9 +441,19 @@ export class DisperseEngine {
       return true;
     });
     const keys = await this.vault.findMany([...new Set(allowed.map((t) => t.from))], "dispersal");
-    const intents = allowed.flatMap((t) => {
+    // A transfer left for a later pass takes the ones signed to wait for it along.
+    const allowedKeys = new Set(allowed.map((t) => transferKey(t.dispersal.id, t.stepKey)));
+    const skipped = new Set<string>();
+    const intents = next.flatMap((t) => {
+      const own = transferKey(t.dispersal.id, t.stepKey);
+      const after = t.after ? transferKey(t.dispersal.id, t.after) : undefined;
+      if (!allowedKeys.has(own) || (after && skipped.has(after))) {
+        skipped.add(own);
+        return [];
+      }
       const key = keys.get(t.from.toLowerCase());
       if (!key) {
+        skipped.add(own);
         this.options.log?.(`disperser: no stored key for ${t.from}; transfer skipped`);
         return [];
       }
@@ -449,11 +471,14 @@ export class DisperseEngine {
           gas: TRANSFER_GAS,
           gasPrice: BigInt(d.gasPrice),
           reason: t.reason,
-          ...(t.after ? { after: transferKey(d.id, t.after) } : {}),
+          ...(after ? { after } : {}),
         },
       ];
     });
-    await this.txm.send(intents);
+    // In parts (each one database transaction, one lock per sender): a chain's transfers
+    // follow one another, so each waits for one recorded before it.
+    for (let i = 0; i < intents.length; i += SEND_BATCH)
+      await this.txm.send(intents.slice(i, i + SEND_BATCH));
   }
 
   /** Tells each finished transfer's owner what happened, in the dispersal's words. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { getTxStatuses, rpcBatch } from "@bundler/chain";
 import {
   type Address,
@@ -109,6 +110,8 @@ const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already im
  * transaction's nonce is handed out again, so whatever is sent next from that address
  * replaces it: the two can never both land.
  */
+const idOnly = (id: string | undefined) => (id ? { id, status: "signed" as const } : undefined);
+
 export class TxManager {
   private pass: Promise<TxRow[]> | null = null;
   private readonly listeners: Array<(rows: TxRow[]) => void | Promise<void>> = [];
@@ -186,10 +189,14 @@ export class TxManager {
             busy.set(from, row);
         }
       const fresh: NewTxRow[] = [];
-      const freshKeys = new Set<string>();
+      const freshIds = new Map<string, string>();
       for (const intent of intents) {
-        if (known.has(intent.key) || freshKeys.has(intent.key)) continue;
-        const after = intent.after === undefined ? undefined : known.get(intent.after);
+        if (known.has(intent.key) || freshIds.has(intent.key)) continue;
+        // What it waits for: recorded earlier, or earlier in this call.
+        const after =
+          intent.after === undefined
+            ? undefined
+            : (known.get(intent.after) ?? idOnly(freshIds.get(intent.after)));
         if (intent.after !== undefined && !after)
           throw new Error(`${intent.key} waits for ${intent.after}, which was never recorded`);
         const from = getAddress(intent.account.address);
@@ -209,8 +216,10 @@ export class TxManager {
           gasPrice,
           ...(intent.data ? { data: intent.data } : {}),
         });
-        freshKeys.add(intent.key);
+        const id = randomUUID();
+        freshIds.set(intent.key, id);
         fresh.push({
+          id,
           key: intent.key,
           purpose: intent.purpose,
           ownerId: intent.ownerId ?? null,
@@ -393,8 +402,15 @@ export class TxManager {
 
   private async reconcileOnce(): Promise<TxRow[]> {
     // Without the signed bytes: only the few due for a rebroadcast need them (`broadcast`).
-    const open = await this.repo.open();
-    if (open.length === 0) return [];
+    const all = await this.repo.open();
+    if (all.length === 0) return [];
+    // One signed ahead whose predecessor is open was never broadcast (it goes out only once
+    // that one is settled): it has no receipt or nonce to read, and waits for that one.
+    const ids = new Set(all.map((row) => row.id));
+    const isHeld = (row: OpenTx) =>
+      row.status === "signed" && row.afterId !== null && ids.has(row.afterId);
+    const held = all.filter(isHeld);
+    const open = all.filter((row) => !isHeld(row));
     const froms = [...new Set(open.map((row) => row.from))];
     const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
       { method: "eth_blockNumber", params: [] },
@@ -437,7 +453,12 @@ export class TxManager {
     const stale: OpenTx[] = [];
     const orphaned: OpenTx[] = [];
     const rebroadcast: OpenTx[] = [];
-    const awaited = await this.awaited(open, answers.slice(1, 1 + open.length));
+    const awaited = await this.awaited([...open, ...held], open, answers.slice(1));
+    for (const row of held) {
+      const state = awaited.get(row.afterId as string);
+      if (state === "mined") rebroadcast.push(row);
+      else if (state === "failed") orphaned.push(row);
+    }
     for (const [i, row] of open.entries()) {
       const answer = answers[1 + i];
       if (answer?.error) continue; // unsure: decide next pass
@@ -533,25 +554,28 @@ export class TxManager {
 
   /**
    * Where the transactions that signed-ahead ones (`after`) wait for stand in this pass: open
-   * (no receipt yet), mined, or failed (reverted or otherwise final without being mined).
+   * (no receipt yet, or itself waiting), mined, or failed (reverted, or final without being
+   * mined). `checked` are the open ones whose receipts this pass read, in `receipts`' order.
    */
   private async awaited(
-    open: OpenTx[],
+    rows: OpenTx[],
+    checked: OpenTx[],
     receipts: Array<{ result?: unknown; error?: unknown } | undefined>,
   ): Promise<Map<string, "open" | "mined" | "failed">> {
     const state = new Map<string, "open" | "mined" | "failed">();
-    const waiting = open.filter((row) => row.status === "signed" && row.afterId);
+    const waiting = rows.filter((row) => row.status === "signed" && row.afterId);
     if (waiting.length === 0) return state;
-    const index = new Map(open.map((row, i) => [row.id, i]));
+    const index = new Map(checked.map((row, i) => [row.id, i]));
+    const open = new Set(rows.map((row) => row.id));
     const gone: string[] = [];
     for (const { afterId } of waiting) {
       const id = afterId as string;
       const i = index.get(id);
-      if (i === undefined) gone.push(id);
-      else {
+      if (i !== undefined) {
         const receipt = receipts[i]?.result as Receipt | null | undefined;
         state.set(id, !receipt ? "open" : receipt.status === "0x1" ? "mined" : "failed");
-      }
+      } else if (open.has(id)) state.set(id, "open");
+      else gone.push(id);
     }
     for (const [id, status] of await this.repo.statusesOf(gone))
       state.set(
