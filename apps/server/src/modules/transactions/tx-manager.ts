@@ -99,6 +99,9 @@ const REPLACED_CONFIRMATIONS = 2n;
 /** Node answers that mean "I have it" (or had it) rather than "I refuse it". */
 const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already imported/i;
 
+/** A transaction recorded earlier in the same call, as `after` needs it: open, by id. */
+const idOnly = (id: string | undefined) => (id ? { id, status: "signed" as const } : undefined);
+
 /**
  * The one way the server sends a transaction (modelled on Chainlink's transaction manager):
  * a nonce reserved per sending address in the database (two workers never sign two
@@ -110,8 +113,6 @@ const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already im
  * transaction's nonce is handed out again, so whatever is sent next from that address
  * replaces it: the two can never both land.
  */
-const idOnly = (id: string | undefined) => (id ? { id, status: "signed" as const } : undefined);
-
 export class TxManager {
   private pass: Promise<TxRow[]> | null = null;
   private readonly listeners: Array<(rows: TxRow[]) => void | Promise<void>> = [];
