@@ -33,10 +33,10 @@ export interface LegProgress {
 
 /**
  * Where one leg stands, read from its recorded transfers: all of them, or only those from the
- * newest mined step of each leg on (`latestStepsBySubjects`) with its returns. A hop is
- * created once the one before it was sent (signed ahead, waiting for it), and a mined step is
- * left out only once the next exists: so a hop in flight at step s whose step s - 1 is not
- * among the transfers says every step before it is confirmed. A leg fails at its first failed
+ * newest mined step of each leg on (`latestStepsBySubjects`) with its returns. Hops are
+ * signed ahead, each waiting for the one before it, and a mined step is left out only once
+ * the next exists: so a hop in flight at step s whose step s - 1 is not among the transfers
+ * says every step before it is confirmed. A leg fails at its first failed
  * step: the steps after it were waiting for money that never came.
  */
 export const legProgress = (

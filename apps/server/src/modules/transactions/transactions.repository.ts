@@ -75,7 +75,7 @@ export class TransactionsRepository {
    * `bySubjects`, except that of each step sequence only the steps from the newest mined one
    * on are answered. Keys ending in `:{n}` form a sequence with the rest of the key
    * (`dispersal:{id}:{leg}:3` is step 3 of `dispersal:{id}:{leg}`), and a caller creates step
-   * n + 1 only after step n was sent (signed ahead, waiting for it): so a step is superseded
+   * n + 1 only after step n (it may be signed ahead, waiting for it): so a step is superseded
    * exactly when it is mined and the key of the next one exists (one index probe each, in the
    * database). Keys of any other form are all answered. A dispersal of 500 chains has 5,500
    * transfers at its end, and the next move of each chain depends on its newest ones only.

@@ -99,9 +99,6 @@ const REPLACED_CONFIRMATIONS = 2n;
 /** Node answers that mean "I have it" (or had it) rather than "I refuse it". */
 const BENIGN_REFUSAL = /already known|known transaction|nonce too low|already imported/i;
 
-/** A transaction recorded earlier in the same call, as `after` needs it: open, by id. */
-const idOnly = (id: string | undefined) => (id ? { id, status: "signed" as const } : undefined);
-
 /**
  * The one way the server sends a transaction (modelled on Chainlink's transaction manager):
  * a nonce reserved per sending address in the database (two workers never sign two
@@ -194,11 +191,11 @@ export class TxManager {
       for (const intent of intents) {
         if (known.has(intent.key) || freshIds.has(intent.key)) continue;
         // What it waits for: recorded earlier, or earlier in this call.
-        const after =
+        const afterId =
           intent.after === undefined
-            ? undefined
-            : (known.get(intent.after) ?? idOnly(freshIds.get(intent.after)));
-        if (intent.after !== undefined && !after)
+            ? null
+            : (known.get(intent.after)?.id ?? freshIds.get(intent.after) ?? null);
+        if (intent.after !== undefined && !afterId)
           throw new Error(`${intent.key} waits for ${intent.after}, which was never recorded`);
         const from = getAddress(intent.account.address);
         if (busy.has(from)) continue;
@@ -234,7 +231,7 @@ export class TxManager {
           rawTx,
           txHash: keccak256(rawTx),
           reason: intent.reason ?? null,
-          afterId: after?.id ?? null,
+          afterId,
         });
       }
       const inserted = await this.repo.insert(tx, fresh);
