@@ -97,6 +97,7 @@ export {
   quoteSell,
 } from "./actions/quoteSell.ts";
 export { rpcBatch } from "./actions/rpcBatch.ts";
+export { type RpcResponse, rpcFetch, rpcTransport } from "./actions/rpcFetch.ts";
 export {
   type PrepareSellReturnType,
   prepareSell,

@@ -1,4 +1,5 @@
-import { createPublicClient, http } from "viem";
+import { rpcTransport } from "@bundler/chain";
+import { createPublicClient } from "viem";
 
 export interface BlockWatcher {
   current(): number | null;
@@ -11,7 +12,7 @@ export const watchBlocks = (
   onBlock: (blockNumber: number) => void,
 ): BlockWatcher => {
   let latest: number | null = null;
-  const client = createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) });
+  const client = createPublicClient({ transport: rpcTransport(rpcUrl, { retryCount: 0 }) });
   const unwatch = client.watchBlockNumber({
     emitOnBegin: true,
     emitMissed: false,

@@ -5,9 +5,10 @@ import {
   createFourMemeClient,
   type FourMemeClient,
   getLaunchFee,
+  rpcTransport,
 } from "@bundler/chain";
 import type { CurveState } from "@bundler/contracts";
-import { type Address, createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { type Address, createPublicClient, type Hex, type PublicClient } from "viem";
 import { type BlockCache, blockCacheFor } from "./block-cache.ts";
 import { ServiceUnavailableError } from "./errors.ts";
 import { LOCAL_TIP_ADDRESS, type LocalChain } from "./local-chain.ts";
@@ -69,7 +70,7 @@ export const localChainContext = (
   builderMaxTxs: number,
 ): ChainContext => {
   const client = createPublicClient({
-    transport: http(local.builderUrl),
+    transport: rpcTransport(local.builderUrl),
     cacheTime: 0,
   }) as PublicClient;
   return {
@@ -110,7 +111,10 @@ export const remoteChainContext = (
   builders: BuilderEndpoint[] = profile.builders,
   fourMemeApiUrl?: string,
 ): ChainContext => {
-  const client = createPublicClient({ transport: http(rpcUrl), cacheTime: 0 }) as PublicClient;
+  const client = createPublicClient({
+    transport: rpcTransport(rpcUrl),
+    cacheTime: 0,
+  }) as PublicClient;
   return {
     profile,
     rpcUrl,

@@ -5,6 +5,7 @@ import {
   type DeployLocalChainReturnType,
   deployLocalChain,
   devPrivateKey,
+  rpcTransport,
   type StartAnvilReturnType,
   type StartDevBuilderReturnType,
   startAnvil,
@@ -16,7 +17,6 @@ import {
   createPublicClient,
   formatEther,
   type Hex,
-  http,
   keccak256,
   parseEther,
   toHex,
@@ -181,11 +181,13 @@ export const attachLocalChain = async (options: {
         `the launchpad recorded in ${files.deployment} is not on the chain at ${builder}: is it the builder of the process that uses this DATA_DIR?`,
       );
     }
-    signer = await createPublicClient({ transport: http(options.builderUrl) }).readContract({
-      address: deployment.contracts.launchpad,
-      abi: LaunchpadManagerArtifact.abi,
-      functionName: "launchSigner",
-    });
+    signer = await createPublicClient({ transport: rpcTransport(options.builderUrl) }).readContract(
+      {
+        address: deployment.contracts.launchpad,
+        abi: LaunchpadManagerArtifact.abi,
+        functionName: "launchSigner",
+      },
+    );
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(
@@ -231,7 +233,7 @@ const readDeployment = (file: string): Deployment =>
 
 /** Whether the recorded launchpad has code on the chain at `rpcUrl`. */
 const hasLaunchpad = async (rpcUrl: string, deployment: Deployment): Promise<boolean> => {
-  const client = createPublicClient({ transport: http(rpcUrl) });
+  const client = createPublicClient({ transport: rpcTransport(rpcUrl) });
   const code = await client.getCode({ address: deployment.contracts.launchpad });
   return Boolean(code && code !== "0x");
 };

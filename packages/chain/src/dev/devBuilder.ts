@@ -10,6 +10,7 @@ import {
   recoverTransactionAddress,
   type TransactionSerialized,
 } from "viem";
+import { rpcFetch } from "../actions/rpcFetch.ts";
 
 export interface StartDevBuilderParameters {
   /** The anvil node the builder mines on. */
@@ -146,7 +147,7 @@ export const startDevBuilder = async (
     )
       return undefined;
     const send = async () => {
-      const response = await fetch(params.rpcUrl, {
+      const response = await rpcFetch(params.rpcUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: new Uint8Array(body),
@@ -235,7 +236,7 @@ const answer = async (
 const jsonRpc = (url: string) => {
   let nextId = 1;
   return async <T = unknown>(method: string, args: unknown[] = []): Promise<T> => {
-    const response = await fetch(url, {
+    const response = await rpcFetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: args }),
