@@ -70,6 +70,13 @@ describe("rpcFetch", () => {
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
   });
 
+  it("rejects when the connection stays silent past its idle timeout", async () => {
+    const url = await serve(() => {}); // never answers
+    await expect(rpcFetch(url, { method: "POST", body: "{}", idleTimeoutMs: 50 })).rejects.toThrow(
+      /no answer from 127\.0\.0\.1/,
+    );
+  });
+
   it("rejects when nothing listens at the address", async () => {
     const url = await serve(() => {});
     const closed = servers.pop() as Server;

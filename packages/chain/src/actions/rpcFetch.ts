@@ -21,7 +21,11 @@ export interface RpcFetchInit {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   signal?: AbortSignal | null;
+  /** A connection silent this long fails the call (fetch's own limit is 300 s as well). */
+  idleTimeoutMs?: number;
 }
+
+const IDLE_TIMEOUT_MS = 300_000;
 
 const httpAgent = new HttpAgent({ keepAlive: true, scheduling: "lifo" });
 const httpsAgent = new HttpsAgent({ keepAlive: true, scheduling: "lifo" });
@@ -31,7 +35,9 @@ const httpsAgent = new HttpsAgent({ keepAlive: true, scheduling: "lifo" });
  * (undici behind web streams) cost ~240 µs of CPU a call here against ~50 µs for the same
  * POST through node:http, and a server under load makes hundreds of chain calls a second.
  * Aborting the signal ends the request and rejects with an AbortError, as fetch does; a
- * connection that fails rejects with the socket's error.
+ * connection that fails, or stays silent for `idleTimeoutMs` (without which a node that hangs
+ * would hold a caller with no timeout of its own, such as rpcBatch, for good), rejects with
+ * an error.
  */
 export const rpcFetch = (input: string | URL, init: RpcFetchInit = {}): Promise<RpcResponse> => {
   const url = typeof input === "string" ? new URL(input) : input;
@@ -45,6 +51,7 @@ export const rpcFetch = (input: string | URL, init: RpcFetchInit = {}): Promise<
       {
         method: init.method ?? "GET",
         agent: https ? httpsAgent : httpAgent,
+        timeout: init.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
         headers: {
           ...init.headers,
           ...(body ? { "content-length": String(body.byteLength) } : {}),
@@ -68,6 +75,7 @@ export const rpcFetch = (input: string | URL, init: RpcFetchInit = {}): Promise<
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     request.on("error", fail);
+    request.on("timeout", () => request.destroy(new Error(`no answer from ${url.host}`)));
     request.end(body);
   });
 };
