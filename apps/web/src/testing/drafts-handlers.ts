@@ -34,3 +34,25 @@ export function draftHandler(draft: () => Draft) {
   });
   return { handler, state };
 }
+
+/**
+ * `GET /api/draft/:id/payment/status` answering `status()` as the draft's status for `id` (404
+ * for any other): what the Bundle Terminal polls. Counts calls.
+ */
+export function draftStatusHandler(id: string, status: () => Draft["status"]) {
+  const state = { calls: 0 };
+  const handler = http.get("/api/draft/:id/payment/status", ({ params }) => {
+    if (params.id !== id)
+      return HttpResponse.json({ success: false, error: "Draft not found" }, { status: 404 });
+    state.calls += 1;
+    const current = status();
+    return HttpResponse.json({
+      success: true,
+      isPaid: ["paid", "executing", "executed"].includes(current),
+      status: current,
+      received: "0.5",
+      expiresAt: null,
+    });
+  });
+  return { handler, state };
+}

@@ -2,10 +2,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { failureText } from "../../lib/api-error.ts";
-import { useLiveDraft } from "./get-draft.ts";
+import { useLiveDraftStatus } from "./get-draft.ts";
 import type { LaunchTarget } from "./launch-target.ts";
 
-/** While the terminal is open its draft is polled, so the draft's status backs up the log. */
+/** While the terminal is open its draft's status is polled, backing up the log. */
 export const TERMINAL_POLL_MS = 5000;
 export const EXECUTE_FAILED = "Failed to execute launch";
 
@@ -28,7 +28,7 @@ export function useLaunchExecution({
   const [confirming, setConfirming] = useState<LaunchTarget | null>(null);
   const [watching, setWatching] = useState<LaunchTarget | null>(null);
   // The launching draft moves to the top of the drafts list: the terminal follows it by id.
-  const live = useLiveDraft(watching?._id ?? null, TERMINAL_POLL_MS);
+  const liveStatus = useLiveDraftStatus(watching?._id ?? null, TERMINAL_POLL_MS).data;
   const mutation = useMutation({ mutationFn: execute, onSettled });
 
   const launch = () => {
@@ -52,7 +52,7 @@ export function useLaunchExecution({
     cancel: () => setConfirming(null),
     launch,
     /** The draft in the terminal, as its polling last saw it. */
-    watching: watching && (live.data ?? watching),
+    watching: watching && (liveStatus ? { ...watching, status: liveStatus } : watching),
     watch: setWatching,
     close: () => setWatching(null),
   };

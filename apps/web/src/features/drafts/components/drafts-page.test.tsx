@@ -2,7 +2,11 @@ import type { DraftSummary } from "@bundler/shared";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
-import { draftHandler, draftsListHandler } from "../../../testing/drafts-handlers.ts";
+import {
+  draftHandler,
+  draftStatusHandler,
+  draftsListHandler,
+} from "../../../testing/drafts-handlers.ts";
 import {
   draftFixture,
   draftSummaries,
@@ -231,14 +235,16 @@ describe("the drafts page", () => {
     expect(screen.queryByTestId("payment-dialog")).toBeNull();
   });
 
-  it("polls the list and the launching draft every 5 s while the terminal is open, and follows it off the page", async () => {
+  it("polls the list and the launching draft's status every 5 s while the terminal is open, and follows it off the page", async () => {
     vi.useFakeTimers();
     const [launching, ...others] = draftSummaries(4) as [DraftSummary, ...DraftSummary[]];
     launching.status = "executing";
     let shown = [launching, ...others];
     let liveStatus: DraftSummary["status"] = "executing";
-    const one = draftHandler(() => draftFixture({ _id: launching._id, status: liveStatus }));
-    server.use(one.handler);
+    // The status alone, from the payment status route: never the whole draft with its keys.
+    const one = draftStatusHandler(launching._id, () => liveStatus);
+    const whole = draftHandler(() => draftFixture({ _id: launching._id, status: liveStatus }));
+    server.use(one.handler, whole.handler);
     const list = renderPage(() => shown);
     await settle();
     expect(list.asked).toEqual([1]);
@@ -267,5 +273,6 @@ describe("the drafts page", () => {
     await advance(15_000);
     expect(list.asked.length).toBe(asked);
     expect(one.state.calls).toBe(calls);
+    expect(whole.state.calls).toBe(0);
   });
 });

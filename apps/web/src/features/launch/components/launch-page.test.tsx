@@ -1,8 +1,10 @@
 import { createDecipheriv, createHash } from "node:crypto";
+import type { Draft } from "@bundler/shared";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { draftStatusHandler } from "../../../testing/drafts-handlers.ts";
 import { draftFixture, LOCAL_CONFIG, planFixture } from "../../../testing/fixtures.ts";
 import { server } from "../../../testing/msw-server.ts";
 import { renderInApp, toastTexts } from "../../../testing/render.tsx";
@@ -46,7 +48,11 @@ function paidDraftServer(
   execute: () => Response = () =>
     HttpResponse.json({ success: true, message: "Launch started: follow it in the terminal" }),
 ) {
-  const seen = { updates: 0, executePayloads: [] as unknown[], liveStatus: "paid" };
+  const seen = {
+    updates: 0,
+    executePayloads: [] as unknown[],
+    liveStatus: "paid" as Draft["status"],
+  };
   const plan = planFixture({
     funding: [
       { address: deployer, roles: ["deployer"], required: "0.01" },
@@ -61,6 +67,7 @@ function paidDraftServer(
         draft: { ...paid, status: seen.liveStatus },
       }),
     ),
+    draftStatusHandler(paid._id, () => seen.liveStatus).handler,
     http.put(`/api/draft/${paid._id}`, () => {
       seen.updates += 1;
       return HttpResponse.json({ success: true, draft: paid, draftId: paid._id });
