@@ -278,6 +278,10 @@ export const chainTxs = pgTable(
       .on(table.from, table.nonce)
       .where(sql`${table.status} in ('signed', 'sent', 'mined', 'reverted')`),
     index("chain_txs_open_idx").on(table.status).where(sql`${table.status} in ('signed', 'sent')`),
+    // The reconcile watches recently dropped ones until their nonce shows what became of them.
+    index("chain_txs_dropped_idx")
+      .on(table.lastBroadcastAt)
+      .where(sql`${table.status} = 'dropped'`),
     index("chain_txs_subject_idx").on(table.subject),
   ],
 );

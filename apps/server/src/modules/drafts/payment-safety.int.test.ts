@@ -1,7 +1,9 @@
 import type { Dispersal, Draft } from "@bundler/shared";
+import { and, asc, eq } from "drizzle-orm";
 import { type Address, createWalletClient, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { chainTxs } from "../../db/schema.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
@@ -222,4 +224,74 @@ describe("refunds and sweeps", () => {
     expect(await sent(address)).toBe(0);
     expect(await balance(address)).toBe(FEE);
   });
+});
+
+describe("a refund dropped, then landed late", () => {
+  let late: TestApp;
+  beforeAll(async () => {
+    // A refund the node refuses is given up after 1.5 s instead of 10 minutes.
+    late = await createTestApp({
+      chain,
+      masterKey,
+      launchFeeBnb: "0.01",
+      treasuryAddress: treasury,
+      transactions: { dropAfterMs: 1500, rebroadcastAfterMs: 300 },
+    });
+  });
+  afterAll(async () => {
+    await late?.close();
+  });
+
+  it("refunds the excess once although the dropped first refund landed after its retry was recorded", async () => {
+    const lateKey = await late.auth.mintKey("user");
+    const lateCall = apiCaller(
+      () => late,
+      () => lateKey,
+    );
+    const id = (await lateCall("POST", "/api/draft/create", draftInput())).body.draftId as string;
+    const address = (await lateCall("POST", `/api/draft/${id}/payment`)).body
+      .paymentAddress as Address;
+    const { account, pay } = await payerOn(testChain);
+    const extra = parseEther("0.004");
+    await pay(address, FEE + extra);
+    const payerBefore = await balance(account.address);
+    const treasuryBefore = await balance(treasury);
+    const refunds = () =>
+      late.database.db
+        .select()
+        .from(chainTxs)
+        .where(and(eq(chainTxs.from, address), eq(chainTxs.purpose, "payment-refund")))
+        .orderBy(asc(chainTxs.createdAt));
+    const tick = async () => {
+      await late.fresh().paymentWatcher?.tick();
+      await late.transactions?.reconcile();
+    };
+    // The node refuses the refund until it is dropped and its retry is recorded.
+    await testChain.faults({ refuseRawTo: [account.address] });
+    for (let i = 0; i < 40 && (await refunds()).length < 2; i++) {
+      await tick();
+      await nextBlock();
+    }
+    const [first, second] = await refunds();
+    expect(first?.status).toBe("dropped");
+    expect(second?.nonce).toBe(first?.nonce);
+    // A node that kept the first one passes it on.
+    await testChain.rpc("eth_sendRawTransaction", [first?.rawTx]);
+    await testChain.rpc("evm_mine", []);
+    await testChain.faults({});
+    for (let i = 0; i < 40 && (await balance(address)) > 0n; i++) {
+      await tick();
+      await nextBlock();
+    }
+    for (let i = 0; i < 3; i++) {
+      await tick();
+      await nextBlock();
+    }
+    expect((await refunds()).map((row) => row.status)).toEqual(["mined", "replaced"]);
+    const refunded = (await balance(account.address)) - payerBefore;
+    expect(refunded > extra - GAS_AT_MOST && refunded < extra).toBe(true);
+    const swept = (await balance(treasury)) - treasuryBefore;
+    expect(swept > FEE - GAS_AT_MOST && swept < FEE).toBe(true);
+    expect(await sent(address)).toBe(2);
+  }, 180_000);
 });

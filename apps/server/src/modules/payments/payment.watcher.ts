@@ -8,7 +8,7 @@ import type { KeyVault } from "../../lib/key-vault.ts";
 import { type RefundRoute, refundToSender } from "../../lib/refund-route.ts";
 import type { PaymentRow } from "../drafts/drafts.repository.ts";
 import { isFinal, type TxSummary } from "../transactions/transactions.repository.ts";
-import type { TxIntent, TxManager } from "../transactions/tx-manager.ts";
+import { RetryRefused, type TxIntent, type TxManager } from "../transactions/tx-manager.ts";
 import type { DepositRow, PaymentCredited, PaymentRepository } from "./payment.repository.ts";
 
 /** Block times are whole seconds: a deposit in the block of the window's last second is in time. */
@@ -218,11 +218,12 @@ export class PaymentWatcher {
       const owed = owedOf(deposit);
       const attempts = attemptsOf(txs, refundKey(payment.id, deposit.txHash));
       const last = attempts.at(-1);
-      if (last && !isFinal(last.status)) {
+      if (attempts.some((attempt) => !isFinal(attempt.status))) {
         busy = true;
         continue;
       }
-      if (last?.status === "mined") continue;
+      // Any attempt, not only the last: a dropped one can land after its retry was sent.
+      if (attempts.some((attempt) => attempt.status === "mined")) continue;
       if (owed <= gasCost) continue; // not worth its gas: it stays, as dust
       const route = routes.get(deposit.from.toLowerCase());
       if (route && "hold" in route) {
@@ -239,6 +240,7 @@ export class PaymentWatcher {
       const reason = this.refundReason(payment, deposit);
       intents.push({
         key: refundKey(payment.id, deposit.txHash, attempts.length + 1),
+        ...(last ? { retries: last.key } : {}),
         purpose: "payment-refund",
         ownerId: payment.ownerId,
         subject: payment.id,
@@ -265,7 +267,14 @@ export class PaymentWatcher {
         return;
       }
       const account = keyAccount(key);
-      await this.txm.send(intents.map((intent) => ({ ...intent, account })));
+      // A retry refused for now (its earlier attempt landed late, or another transaction holds
+      // its nonce) waits for the next block; the other payments go on.
+      await this.txm
+        .send(intents.map((intent) => ({ ...intent, account })))
+        .catch((error: Error) => {
+          if (!(error instanceof RetryRefused)) throw error;
+          this.options.log?.(`payment watcher: payment ${payment.id}: ${error.message}`);
+        });
     }
     if (!busy) await this.payments.settle(payment.id, deposits.length);
   }
@@ -280,8 +289,8 @@ export class PaymentWatcher {
   ): Promise<Omit<TxIntent, "account"> | "busy" | null> {
     const attempts = attemptsOf(txs, sweepKey(payment.id));
     const last = attempts.at(-1);
-    if (last && !isFinal(last.status)) return "busy";
-    if (last?.status === "mined") {
+    if (attempts.some((attempt) => !isFinal(attempt.status))) return "busy";
+    if (attempts.some((attempt) => attempt.status === "mined")) {
       await this.payments.markSwept(payment.id);
       return null;
     }
@@ -300,6 +309,7 @@ export class PaymentWatcher {
     if (available <= gasCost) return null;
     return {
       key: sweepKey(payment.id, attempts.length + 1),
+      ...(last ? { retries: last.key } : {}),
       purpose: "payment-sweep",
       ownerId: payment.ownerId,
       subject: payment.id,

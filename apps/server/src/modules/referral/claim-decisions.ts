@@ -39,9 +39,13 @@ export class ClaimDecisions {
     });
     await failpoint("claim.approved");
     // The decision is recorded: if sending fails here, the payout job sends it on the next block.
+    // Not sent (an earlier attempt landed after all, say): settled at once, from what is known.
     await this.payouts
       .send(approved)
-      .then(() => this.payouts.settleSoon(approved, SETTLE_WAIT_MS))
+      .then(
+        () => this.payouts.settleSoon(approved, SETTLE_WAIT_MS),
+        () => this.payouts.settleSoon(approved, 0),
+      )
       .catch(() => {});
     return (await this.repository.claim(id)) as ClaimWithOwner;
   }
@@ -57,7 +61,12 @@ export class ClaimDecisions {
     this.assertPending(claim);
     if (claim.payoutAttempts > 0 && !claim.reason)
       throw new ConflictError("This claim's payout is on its way: it can no longer be rejected");
-    if (await this.payouts.mayStillLand(claim))
+    const landing = await this.payouts.mayStillLand(claim);
+    if (landing === "landed")
+      throw new ConflictError(
+        "A payout of this claim landed after the node had dropped it: the claim is paid; complete it to record that (nothing more is sent)",
+      );
+    if (landing === "may land")
       throw new ConflictError(
         "A payout of this claim was dropped by the node but could still land: complete it again (its transfer takes the same nonce) instead of rejecting it",
       );

@@ -130,6 +130,37 @@ describe("completing a claim", () => {
     expect(await auditOf(claimId)).toHaveLength(2);
   });
 
+  it("refuses to reject a claim whose dropped payout landed later, and completing it records that payout without paying again", async () => {
+    const receiver = newReceiver();
+    const { claimId } = await pendingClaim(app, "late-landing", "0.04", receiver);
+    await testChain.faults({ refuseRawTo: [receiver] });
+    await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);
+    await payoutsUntil(async () => (await claimRow(claimId))?.reason != null);
+    const [first] = await app.database.db
+      .select()
+      .from(chainTxs)
+      .where(eq(chainTxs.subject, claimId));
+    expect(first?.status).toBe("dropped");
+    // A node that kept the transfer passes it on: the claim is paid.
+    await testChain.faults({});
+    await testChain.rpc("eth_sendRawTransaction", [first?.rawTx]);
+    await testChain.rpc("evm_mine", []);
+
+    const reject = await call("POST", `/api/admin/dashboard/claims/${claimId}/reject`, {});
+    expect(reject.status).toBe(409);
+    expect(reject.body.error).toMatch(/landed after the node had dropped it/);
+    const again = await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);
+    expect(again.status).toBe(200);
+    await payoutsUntil(async () => (await claimRow(claimId))?.status === "completed");
+    expect((await claimRow(claimId))?.txHash).toBe(first?.txHash);
+    expect(await balance(receiver)).toBe(parseEther("0.04"));
+    const attempts = await app.database.db
+      .select()
+      .from(chainTxs)
+      .where(eq(chainTxs.subject, claimId));
+    expect(attempts.map((row) => row.status)).toEqual(["mined"]);
+  });
+
   it("refuses, recording nothing, when the treasury cannot pay or has no key", async () => {
     const { claimId } = await pendingClaim(app, "too-big", "10", newReceiver());
     const short = await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);

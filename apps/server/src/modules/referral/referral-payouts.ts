@@ -1,5 +1,5 @@
 import { keyAccount, TRANSFER_GAS } from "@bundler/chain";
-import { type Address, formatEther, type Hex } from "viem";
+import { type Address, formatEther, type Hex, TransactionReceiptNotFoundError } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { isFinal, type TxRow, type TxSummary } from "../transactions/transactions.repository.ts";
@@ -60,6 +60,8 @@ export class ReferralPayouts {
     const [row] = await txm.send([
       {
         key: payoutKey(claim.id, attempt),
+        // Completed again after a failed attempt: never both paid (same nonce, or refused).
+        ...(attempt > 1 ? { retries: payoutKey(claim.id, attempt - 1) } : {}),
         purpose: "referral-payout",
         ownerId: claim.userId,
         subject: claim.id,
@@ -119,18 +121,32 @@ export class ReferralPayouts {
   }
 
   /**
-   * Whether a failed payout of this claim could still land: one the node dropped whose nonce
-   * the treasury has not used since. Rejecting then could pay the claim and refund it too.
+   * Whether a failed payout of this claim landed after all or could still land: one mined (a
+   * dropped one the chain took later), one dropped that has a receipt the reconcile has not
+   * recorded yet, or one dropped whose nonce the treasury has not used since. Rejecting then
+   * could pay the claim and refund it too.
    */
-  async mayStillLand(claim: ClaimRow): Promise<boolean> {
-    if (claim.payoutAttempts === 0 || !this.txm || !this.chain) return false;
-    const txs = await this.txm.bySubjects([claim.id]);
-    const dropped = txs.filter((t) => t.purpose === "referral-payout" && t.status === "dropped");
-    if (dropped.length === 0) return false;
-    const used = await this.chain.client.getTransactionCount({
-      address: dropped[0]?.from as Address,
-      blockTag: "latest",
-    });
-    return dropped.some((t) => t.nonce >= used);
+  async mayStillLand(claim: ClaimRow): Promise<"landed" | "may land" | null> {
+    if (claim.payoutAttempts === 0 || !this.txm || !this.chain) return null;
+    const { client } = this.chain;
+    const attempts = (await this.txm.bySubjects([claim.id])).filter(
+      (t) => t.purpose === "referral-payout",
+    );
+    if (attempts.some((t) => t.status === "mined")) return "landed";
+    const dropped = attempts.filter((t) => t.status === "dropped");
+    if (dropped.length === 0) return null;
+    const [used, receipts] = await Promise.all([
+      client.getTransactionCount({ address: dropped[0]?.from as Address, blockTag: "latest" }),
+      Promise.all(
+        dropped.map((t) =>
+          client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((error: Error) => {
+            if (error instanceof TransactionReceiptNotFoundError) return null;
+            throw error;
+          }),
+        ),
+      ),
+    ]);
+    if (receipts.some((receipt) => receipt?.status === "success")) return "landed";
+    return dropped.some((t) => t.nonce >= used) ? "may land" : null;
   }
 }

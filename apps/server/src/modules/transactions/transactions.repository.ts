@@ -24,6 +24,9 @@ const LIVE_STATUSES: TxStatusValue[] = ["signed", "sent", "mined", "reverted"];
 /** A Postgres array literal of plain strings (addresses, keys: no quotes or backslashes). */
 const toTextArray = (values: string[]) => `{${values.join(",")}}`;
 
+/** How long a dropped transaction is watched after its last broadcast (geth's pool keeps 3 h). */
+export const WATCH_DROPPED_HOURS = 24;
+
 export const isFinal = (status: TxStatusValue): boolean => !OPEN_STATUSES.includes(status);
 
 type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -209,19 +212,19 @@ export class TransactionsRepository {
     return new Map(rows.map((row) => [row.id, row.rawTx]));
   }
 
-  /** Dropped transactions at these (from, nonce): one may have landed after all. */
-  async droppedAt(pairs: Array<{ from: string; nonce: number }>): Promise<TxRow[]> {
-    if (pairs.length === 0) return [];
+  /**
+   * Dropped transactions that may still land: broadcast at some point (a node may hold them,
+   * or pass them on) within `WATCH_DROPPED_HOURS`, the longest a node's pool keeps one. Each
+   * reconcile reads them until their nonce shows what happened.
+   */
+  async watchedDropped(): Promise<OpenTx[]> {
     return this.db
-      .select()
+      .select(openColumns)
       .from(chainTxs)
       .where(
         and(
           eq(chainTxs.status, "dropped"),
-          inArray(
-            sql`${chainTxs.from} || ':' || ${chainTxs.nonce}`,
-            pairs.map((p) => `${p.from}:${p.nonce}`),
-          ),
+          sql`${chainTxs.lastBroadcastAt} > now() - make_interval(hours => ${WATCH_DROPPED_HOURS})`,
         ),
       );
   }

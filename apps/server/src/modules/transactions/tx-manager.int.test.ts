@@ -202,6 +202,97 @@ describe("the transaction manager", () => {
     expect(b[0]?.status).toBe("replaced");
   });
 
+  it("keeps watching a dropped transaction and records it mined when it lands with nothing sent in its place", async () => {
+    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
+    const account = await funded();
+    await testChain.faults({ refuseRawFrom: [account.address] });
+    const first = transfer(account, fresh(), 1000n);
+    const [row] = await txm.send([first]);
+    expect((await txm.waitFinal([first.key], { pollMs: 200 }))[0]?.status).toBe("dropped");
+    await testChain.faults({});
+    // A node that kept it passes it on, long after it was dropped here.
+    await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
+    await testChain.rpc("evm_mine", []);
+    const finished = await txm.reconcile();
+    expect(finished.map((r) => [r.key, r.status])).toEqual([[first.key, "mined"]]);
+    const [landed] = await txm.find([first.key]);
+    expect(landed?.error).toBe("landed after it was declared dropped");
+    expect(BigInt(landed?.fee ?? 0)).toBeGreaterThan(0n);
+  });
+
+  it("ends a dropped transaction replaced, and stops watching it, once another one's use of its nonce is settled", async () => {
+    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
+    const repo = new TransactionsRepository(database.db);
+    const account = await funded();
+    await testChain.faults({ refuseRawFrom: [account.address] });
+    const first = transfer(account, fresh(), 1000n);
+    await txm.send([first]);
+    await txm.waitFinal([first.key], { pollMs: 200 });
+    await testChain.faults({});
+    const next = transfer(account, fresh(), 2000n);
+    await txm.send([next]);
+    await txm.waitFinal([next.key], { pollMs: 200 });
+    await testChain.rpc("anvil_mine", ["0x3"]);
+    await txm.reconcile();
+    const [after] = await txm.find([first.key]);
+    expect(after?.status).toBe("replaced");
+    expect((await repo.watchedDropped()).map((r) => r.key)).not.toContain(first.key);
+  });
+
+  it("makes a retry wait while another transaction holds its dropped attempt's nonce, and sends it once that nonce is settled", async () => {
+    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
+    const account = await funded();
+    const to = fresh();
+    await testChain.faults({ refuseRawFrom: [account.address] });
+    const first = transfer(account, to, 1000n);
+    const [row] = await txm.send([first]);
+    await txm.waitFinal([first.key], { pollMs: 200 });
+    // Something else from the same address is pending first (the node's next nonce is above).
+    await testChain.faults({});
+    const other = transfer(account, fresh(), 5n);
+    const [otherRow] = await txm.send([other]);
+    expect(otherRow?.nonce).toBe(row?.nonce);
+    await expect(
+      txm.send([{ ...transfer(account, to, 1000n), retries: first.key }]),
+    ).rejects.toThrow(/another transaction holds nonce/);
+    await txm.waitFinal([other.key], { pollMs: 200 });
+    await testChain.rpc("anvil_mine", ["0x3"]);
+    // The other one used that nonce and the first has no receipt: it can never land now.
+    const retry = { ...transfer(account, to, 1000n), retries: first.key };
+    const [sent] = await txm.send([retry]);
+    expect(sent?.nonce).toBe((row?.nonce ?? 0) + 1);
+    expect((await txm.waitFinal([retry.key], { pollMs: 200 }))[0]?.status).toBe("mined");
+    expect(await balance(to)).toBe(1000n);
+  });
+
+  it("pins a retry to the nonce of the dropped attempt while it is unused, and refuses one whose attempt landed", async () => {
+    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
+    const account = await funded();
+    const to = fresh();
+    await testChain.faults({ refuseRawFrom: [account.address] });
+    const first = transfer(account, to, 1000n);
+    const [row] = await txm.send([first]);
+    await txm.waitFinal([first.key], { pollMs: 200 });
+    const second = { ...transfer(account, to, 1000n), retries: first.key };
+    const [pinned] = await txm.send([second]);
+    expect(pinned?.nonce).toBe(row?.nonce);
+    // The first lands from a pool that kept it: the second can no longer, and a third is refused.
+    await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
+    await testChain.rpc("evm_mine", []);
+    await testChain.faults({});
+    const third = { ...transfer(account, to, 1000n), retries: second.key };
+    await expect(txm.send([third])).rejects.toThrow(/still on its way|landed/);
+    await testChain.rpc("anvil_mine", ["0x3"]);
+    await txm.waitFinal([second.key], { pollMs: 200 });
+    expect((await txm.find([first.key]))[0]?.status).toBe("mined");
+    expect((await txm.find([second.key]))[0]?.status).toBe("replaced");
+    await expect(
+      txm.send([{ ...transfer(account, to, 1000n), retries: first.key }]),
+    ).rejects.toThrow(/which landed/);
+    expect(await rows.byKeys([third.key])).toEqual([]);
+    expect(await balance(to)).toBe(1000n);
+  });
+
   it("holds a transaction signed ahead until the one that funds its sender is mined, then sends it", async () => {
     const txm = manager({ rebroadcastAfterMs: 200 });
     const payer = await funded();

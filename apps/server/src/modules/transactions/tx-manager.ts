@@ -63,7 +63,20 @@ export interface TxIntent {
    * this one is dropped unless the node holds it.
    */
   after?: string;
+  /**
+   * The key of the earlier attempt this one sends again (a refund or a payout whose transfer
+   * was dropped or replaced): the two must never both land. Refused while that one is open or
+   * once it landed; while its nonce is unused this one takes that very nonce, so that only one
+   * of them can ever be mined.
+   */
+  retries?: string;
 }
+
+/**
+ * A retry (`retries`) that may not be sent now: its earlier attempt is on its way or landed,
+ * or another transaction holds that attempt's nonce. Nothing was recorded.
+ */
+export class RetryRefused extends Error {}
 
 /** A signed transaction of a bundle: recorded before the bundle goes out, never broadcast. */
 export interface BundleTx {
@@ -171,15 +184,20 @@ export class TxManager {
     const froms = [...new Set(intents.map((i) => getAddress(i.account.address)))];
     const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
     const pending = await this.pendingNonces(froms);
+    const pinned = await this.retryNonces(intents);
     const { rows, created } = await this.repo.underAddressLocks(froms, async (tx) => {
       const keys = intents.flatMap((i) => (i.after ? [i.key, i.after] : [i.key]));
       const known = new Map(
         (await this.repo.byKeys([...new Set(keys)], tx)).map((r) => [r.key, r]),
       );
-      const taken = await this.repo.liveNoncesOf(
-        tx,
-        new Map(froms.map((from) => [from, pending.get(from) ?? 0])),
-      );
+      // From the lowest nonce this call may take: a retry's pinned one can be below pending.
+      const floor = new Map(froms.map((from) => [from, pending.get(from) ?? 0]));
+      for (const intent of intents) {
+        const nonce = pinned.get(intent.key);
+        const from = getAddress(intent.account.address);
+        if (nonce !== undefined) floor.set(from, Math.min(floor.get(from) ?? 0, nonce));
+      }
+      const taken = await this.repo.liveNoncesOf(tx, floor);
       if (guard)
         for (const row of await this.repo.openFrom(froms, tx)) {
           const from = getAddress(row.from);
@@ -201,7 +219,16 @@ export class TxManager {
         if (busy.has(from)) continue;
         const used = taken.get(from) as Set<number>;
         let nonce = pending.get(from) ?? 0;
-        while (used.has(nonce)) nonce++;
+        const retried = pinned.get(intent.key);
+        if (retried !== undefined) {
+          // Another of ours took the nonce meanwhile: if that one fails, the dropped attempt
+          // could still land, so the retry waits until it is settled.
+          if (used.has(retried))
+            throw new RetryRefused(
+              `${intent.key} waits: another transaction holds nonce ${retried} of ${from}`,
+            );
+          nonce = retried;
+        } else while (used.has(nonce)) nonce++;
         used.add(nonce);
         const gasPrice = intent.gasPrice ?? defaultPrice;
         const rawTx = await intent.account.signTransaction({
@@ -400,8 +427,10 @@ export class TxManager {
 
   private async reconcileOnce(): Promise<TxRow[]> {
     // Without the signed bytes: only the few due for a rebroadcast need them (`broadcast`).
-    const all = await this.repo.open();
-    if (all.length === 0) return [];
+    // A dropped one can still land from a pool that kept it: it is watched, never sent again,
+    // until a receipt (mined after all) or its nonce used by another (replaced) settles it.
+    const [all, watched] = await Promise.all([this.repo.open(), this.repo.watchedDropped()]);
+    if (all.length === 0 && watched.length === 0) return [];
     // One signed ahead whose predecessor is open was never broadcast (it goes out only once
     // that one is settled): it has no receipt or nonce to read, and waits for that one.
     const ids = new Set(all.map((row) => row.id));
@@ -409,16 +438,19 @@ export class TxManager {
       row.status === "signed" && row.afterId !== null && ids.has(row.afterId);
     const held = all.filter(isHeld);
     const open = all.filter((row) => !isHeld(row));
-    const froms = [...new Set(open.map((row) => row.from))];
+    const froms = [...new Set([...open, ...watched].map((row) => row.from))];
     const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
       { method: "eth_blockNumber", params: [] },
-      ...open.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+      ...[...open, ...watched].map((row) => ({
+        method: "eth_getTransactionReceipt",
+        params: [row.txHash],
+      })),
       ...froms.map((from) => ({ method: "eth_getTransactionCount", params: [from, "latest"] })),
     ]);
     const head = BigInt((answers[0]?.result as Hex | undefined) ?? "0x0");
     const minedNonce = new Map(
       froms.map((from, i) => {
-        const answer = answers[1 + open.length + i];
+        const answer = answers[1 + open.length + watched.length + i];
         if (!answer?.result) throw new Error(`could not read the nonce of ${from}`);
         return [from, Number(BigInt(answer.result as Hex))];
       }),
@@ -494,7 +526,19 @@ export class TxManager {
         rebroadcast.push(row);
     }
 
+    const landed: Array<{ row: OpenTx; receipt: Receipt }> = [];
+    const reused: OpenTx[] = [];
+    for (const [i, row] of watched.entries()) {
+      const answer = answers[1 + open.length + i];
+      if (!answer || answer.error) continue;
+      const receipt = answer.result as Receipt | null | undefined;
+      if (receipt) landed.push({ row, receipt });
+      else if ((minedNonce.get(row.from) ?? 0) > row.nonce) reused.push(row);
+    }
+
     const confirmed = await this.confirmReplaced(replaced, head);
+    const confirmedDrops = await this.confirmReplaced(reused, head);
+    landed.push(...confirmedDrops.mined);
     for (const { row, receipt } of confirmed.mined) {
       if (receipt.status === "0x1") addMined(row, receipt);
       else reverted.push({ row, receipt });
@@ -526,7 +570,22 @@ export class TxManager {
         status: "replaced",
         error: `nonce ${row.nonce} of ${row.from} was used by another transaction`,
       });
-    finished.push(...(await this.landedAfterDrop(confirmed.replaced)));
+    // What the watch decided: a dropped one whose nonce went to another is replaced (not told
+    // to the listeners: it had failed and still has); one that landed is mined after all.
+    await this.repo.finish(
+      confirmedDrops.replaced.map((row) => row.id),
+      { status: "replaced", error: "dropped, then its nonce was used by another transaction" },
+      ["dropped"],
+    );
+    const replacedNow = new Set(confirmed.replaced.map((row) => row.id));
+    const nonceHeld = new Set(
+      open.filter((row) => !replacedNow.has(row.id)).map((row) => `${row.from}:${row.nonce}`),
+    );
+    finished.push(
+      ...(await this.landedAfterDrop(
+        landed.filter(({ row }) => !nonceHeld.has(`${row.from}:${row.nonce}`)),
+      )),
+    );
     await this.dropStale(stale, finish, rebroadcast, (row) =>
       row.error
         ? `the node refused it: ${row.error}`
@@ -653,39 +712,36 @@ export class TxManager {
   }
 
   /**
-   * A dropped transaction's nonce goes to the next one from its address; when that one is
-   * replaced, the dropped one may be what used the nonce after all: its receipt says.
+   * Dropped ones that landed after all: mined (or reverted) from now on. Not while an open row
+   * of ours holds the same nonce (the caller leaves those to the pass that finds that one
+   * replaced); should another process record one meanwhile, the unique live nonce refuses the
+   * change and the next pass tries again.
    */
-  private async landedAfterDrop(replaced: OpenTx[]): Promise<TxRow[]> {
-    const dropped = await this.repo.droppedAt(
-      replaced.map((r) => ({ from: r.from, nonce: r.nonce })),
-    );
-    if (dropped.length === 0) return [];
-    const receipts = await rpcBatch<Receipt | null>(
-      this.chain.rpcUrl,
-      dropped.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
-    );
-    const landed: TxRow[] = [];
-    for (const [i, row] of dropped.entries()) {
-      const receipt = receipts[i]?.result;
-      if (!receipt) continue;
-      landed.push(
-        ...(await this.repo.finish(
+  private async landedAfterDrop(
+    landed: Array<{ row: OpenTx; receipt: Receipt }>,
+  ): Promise<TxRow[]> {
+    const moved: TxRow[] = [];
+    for (const { row, receipt } of landed) {
+      const ok = receipt.status === "0x1";
+      await this.repo
+        .finish(
           [row.id],
           {
-            status: receipt.status === "0x1" ? "mined" : "reverted",
-            error:
-              receipt.status === "0x1"
-                ? "landed after it was declared dropped"
-                : "execution reverted",
+            status: ok ? "mined" : "reverted",
+            error: ok ? "landed after it was declared dropped" : "execution reverted",
             blockNumber: BigInt(receipt.blockNumber),
             fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
           },
           ["dropped"],
-        )),
-      );
+        )
+        .then((rows) => moved.push(...rows))
+        .catch((error: Error) =>
+          this.options.log?.(
+            `transactions: ${row.txHash} landed after it was dropped; recorded next pass (${error.message})`,
+          ),
+        );
     }
-    return landed;
+    return moved;
   }
 
   /** Broadcasts rows in one batch and records each answer; nothing is decided here. */
@@ -715,6 +771,50 @@ export class TxManager {
       }
     }
     await this.repo.broadcasted(accepted, true, null);
+  }
+
+  /**
+   * For intents that retry an earlier attempt (`retries`): the nonce each must take (that
+   * attempt's, while still unused), or none when the chain used it for another transaction.
+   * Throws when an earlier attempt is open, was never recorded, or landed.
+   */
+  private async retryNonces(intents: TxIntent[]): Promise<Map<string, number>> {
+    const pinned = new Map<string, number>();
+    const retrying = intents.filter((intent) => intent.retries !== undefined);
+    if (retrying.length === 0) return pinned;
+    const earlier = new Map(
+      (await this.repo.byKeys(retrying.map((intent) => intent.retries as string))).map((row) => [
+        row.key,
+        row,
+      ]),
+    );
+    const rows = retrying.map((intent) => {
+      const row = earlier.get(intent.retries as string);
+      if (!row)
+        throw new Error(`${intent.key} retries ${intent.retries}, which was never recorded`);
+      if (!isFinal(row.status))
+        throw new RetryRefused(`${intent.key} retries ${row.key}, which is still on its way`);
+      if (row.status === "mined")
+        throw new RetryRefused(`${intent.key} retries ${row.key}, which landed`);
+      return row;
+    });
+    const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
+      ...rows.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+      ...rows.map((row) => ({ method: "eth_getTransactionCount", params: [row.from, "latest"] })),
+    ]);
+    for (const [i, row] of rows.entries()) {
+      const intent = retrying[i] as TxIntent;
+      const receipt = answers[i];
+      const count = answers[rows.length + i]?.result as Hex | undefined;
+      if (!receipt || receipt.error || !count)
+        throw new RetryRefused(`could not read what became of ${row.key}; ${intent.key} waits`);
+      // Reverted, it moved nothing: sending again is safe, at any nonce.
+      if (row.status === "reverted") continue;
+      if ((receipt.result as Receipt | null)?.status === "0x1")
+        throw new RetryRefused(`${intent.key} retries ${row.key}, which landed after all`);
+      if (row.nonce >= Number(BigInt(count))) pinned.set(intent.key, row.nonce);
+    }
+    return pinned;
   }
 
   /** Each address's pending nonce, in one batch. */

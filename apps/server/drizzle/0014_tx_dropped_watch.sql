@@ -1,0 +1,1 @@
+CREATE INDEX "chain_txs_dropped_idx" ON "chain_txs" USING btree ("last_broadcast_at") WHERE "chain_txs"."status" = 'dropped';
