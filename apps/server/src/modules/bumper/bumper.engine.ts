@@ -108,6 +108,7 @@ export class BumperEngine {
       bumper.id,
       bumper.bumpsCompleted,
       bumper.currentWalletIndex,
+      MAX_ATTEMPTS,
     );
     if (bump) await this.trade(bumper, bump);
   }
@@ -129,14 +130,15 @@ export class BumperEngine {
       const buy = rows.find((r) => r.key.endsWith(":buy"));
       const sell = rows.find((r) => r.key.endsWith(":sell"));
       const traded = sell?.status === "mined";
+      // The builder's tip is a plain transfer at the bundle's price, signed per builder.
+      const gas = (
+        feeOf(rows) +
+        this.options.tip +
+        TRANSFER_GAS * BigInt(rows[0]?.gasPrice ?? 0)
+      ).toString();
       await this.repo.updateBump(bump.bumperId, bump.index, {
         status: "moving",
-        // The builder's tip is a plain transfer at the bundle's price, signed per builder.
-        gas: (
-          feeOf(rows) +
-          this.options.tip +
-          TRANSFER_GAS * BigInt(rows[0]?.gasPrice ?? 0)
-        ).toString(),
+        gas,
         block: mined[0]?.blockNumber ?? null,
         buyHash: buy?.txHash ?? null,
         sellHash: sell?.txHash ?? null,
@@ -148,11 +150,12 @@ export class BumperEngine {
               sold: "0",
             }),
       });
-      return this.move(bumper, { ...bump, status: "moving" });
+      return this.move(bumper, { ...bump, status: "moving", gas });
     }
     // Every transaction of the attempt was dropped: the bundle did not land.
     const reason = bump.error ?? rows.find((r) => r.error)?.error ?? "the bundle did not land";
-    if (bump.attempt + 1 >= MAX_ATTEMPTS) {
+    // Attempts count on across restarts (each restart starts at the next multiple).
+    if ((bump.attempt + 1) % MAX_ATTEMPTS === 0) {
       await this.fail(bumper, bump, `${MAX_ATTEMPTS} bundles in a row did not land (${reason})`);
       return;
     }

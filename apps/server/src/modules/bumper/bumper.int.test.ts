@@ -261,6 +261,20 @@ describe("bumping", () => {
     expect(await balanceOf(bumper.address as Address)).toBe(parseEther("0.005"));
   });
 
+  it("bumps again once started again after it stopped for its balance and was topped up", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.005"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    await bumpUntil((b) => b.status === "stopped", bumper.id);
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    expect((await call("POST", `/api/bumper/${bumper.id}/start`)).status).toBe(200);
+    const bumped = await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
+    expect(bumped.status).not.toBe("stopped");
+    const [bump] = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumps as Bump[];
+    expect(bump?.buyHash).toBeTruthy();
+  });
+
   it("bumps a graduated token through the DEX router", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     await graduate(testChain, bundle.token);
@@ -272,6 +286,48 @@ describe("bumping", () => {
     const [bump] = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumps as Bump[];
     const buy = await testChain.chain.client.getTransaction({ hash: bump?.buyHash as Hex });
     expect(buy.to?.toLowerCase()).toBe(testChain.chain.trade?.router.toLowerCase());
+  });
+
+  it("withdraws from the wallet a bump on its way moved the BNB to, not only from the wallets there were when asked", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    const trading = async () => {
+      const { rows } = await app.database.db.execute(
+        sql`select count(*)::int as n from bumps where bumper_id = ${bumper.id} and status = 'trading'`,
+      );
+      return (rows[0] as { n: number }).n > 0;
+    };
+    for (let i = 0; i < 100 && !(await trading()); i++) {
+      await app.bumperEngine?.tick();
+      if (!(await trading())) await sleep(100);
+    }
+    expect(await trading()).toBe(true);
+    const walletsBefore = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
+      .wallets as BumperWallet[];
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
+
+    // The withdrawal waits for the bump, which the per-block reconcile settles meanwhile.
+    let answered = false;
+    const withdrawal = call("POST", "/api/bumper/withdraw", {
+      bumperId: bumper.id,
+      receiverAddress: receiver,
+    }).finally(() => {
+      answered = true;
+    });
+    while (!answered) {
+      await app.transactions?.reconcile();
+      await sleep(200);
+    }
+    const answer = await withdrawal;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const wallets = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
+      .wallets as BumperWallet[];
+    expect(wallets.length).toBeGreaterThan(walletsBefore.length);
+    for (const wallet of wallets) expect(await balanceOf(wallet.address as Address)).toBe(0n);
+    expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
+    expect(await balanceOf(receiver)).toBeGreaterThan(parseEther("0.05"));
   });
 
   it("withdraws every wallet's BNB to the receiver, selling tokens left first, and stops the bumper", async () => {

@@ -235,12 +235,26 @@ export class BumperRepository {
     return row;
   }
 
-  /** Starts bump `index` (at most once: a second start of the same bump answers undefined). */
-  async startBump(bumperId: string, index: number, walletIndex: number) {
+  /**
+   * Starts bump `index` (at most once: a second start of the same bump answers undefined). A
+   * bump that failed (its bumper stopped) starts again when its bumper was started again, with
+   * its attempts at the next multiple of `attemptsPerStart`: new transaction keys, and a fresh
+   * count before it gives up.
+   */
+  async startBump(bumperId: string, index: number, walletIndex: number, attemptsPerStart: number) {
     const [row] = await this.db
       .insert(bumps)
       .values({ bumperId, index, walletIndex })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: [bumps.bumperId, bumps.index],
+        set: {
+          status: "trading",
+          error: null,
+          walletIndex,
+          attempt: sql`(${bumps.attempt} / ${attemptsPerStart} + 1) * ${attemptsPerStart}`,
+        },
+        setWhere: eq(bumps.status, "failed"),
+      })
       .returning();
     return row;
   }

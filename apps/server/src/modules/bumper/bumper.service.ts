@@ -199,7 +199,9 @@ export class BumperService {
           await engine.advance(row.id);
           return null;
         }
-        return this.withdrawAll(row, wallets, receiver, deadline);
+        // Read again: the bump that just ended may have moved everything to a new wallet.
+        const now = (await this.repo.wallets(row.id)).map((w) => getAddress(w.address));
+        return this.withdrawAll(row, now, receiver, deadline);
       });
       if (done !== null) return done;
       if (Date.now() > deadline)
