@@ -3,7 +3,7 @@ import type { Address, Hex } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ServiceUnavailableError } from "../../lib/errors.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
-import type { TxRow } from "../transactions/transactions.repository.ts";
+import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 
 /** Whose wallets a sell or an empty moves: a launch's (keys by its draft) or a bumper's. */
@@ -62,8 +62,10 @@ export class WalletTxs {
   }
 
   /** Why a wallet was not sent another transaction: one of another request is in flight. */
-  static busyError(wallet: Address, row: TxRow): string {
-    return `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
+  static busyError(wallet: Address, row: Pick<TxRow, "txHash" | "status">): string {
+    return isFinal(row.status)
+      ? `wallet ${wallet} changed meanwhile (${row.txHash} landed): try again`
+      : `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, like, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, like, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
@@ -100,13 +100,23 @@ export class TransactionsRepository {
       .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
   }
 
-  /** Open transactions (not final yet) sent from any of `addresses` (checksummed). */
-  async openFrom(addresses: string[], tx: DbOrTx = this.db): Promise<TxRow[]> {
-    if (addresses.length === 0) return [];
-    return tx
-      .select()
+  /**
+   * Transactions sent from any of `addresses` (checksummed) at or above each one's nonce in
+   * `from` that are open or landed: what was sent since those nonces were read.
+   */
+  async liveFrom(tx: DbOrTx, from: Map<string, number>): Promise<OpenTx[]> {
+    if (from.size === 0) return [];
+    const rows = await tx
+      .select(openColumns)
       .from(chainTxs)
-      .where(and(inArray(chainTxs.from, addresses), inArray(chainTxs.status, OPEN_STATUSES)));
+      .where(
+        and(
+          inArray(chainTxs.from, [...from.keys()]),
+          inArray(chainTxs.status, LIVE_STATUSES),
+          gte(chainTxs.nonce, Math.min(...from.values())),
+        ),
+      );
+    return rows.filter((row) => row.nonce >= (from.get(row.from) ?? 0));
   }
 
   async byHashes(hashes: string[]): Promise<TxRow[]> {

@@ -293,6 +293,30 @@ describe("the transaction manager", () => {
     expect(await balance(to)).toBe(1000n);
   });
 
+  it("answers a sender busy, recording nothing, when another request's transaction landed after the caller read its nonce", async () => {
+    const txm = manager();
+    const account = await funded();
+    const first = transfer(account, fresh(), 1000n);
+    await txm.send([first]);
+    expect((await txm.waitFinal([first.key], { pollMs: 200 }))[0]?.status).toBe("mined");
+    // Prepared from a read taken before the first one landed (mined nonce 0): out of date.
+    const second = transfer(account, fresh(), 2000n);
+    const { rows: sent, busy } = await txm.sendUnlessBusy([second], {
+      ownKeys: new Set([second.key]),
+      minedNonces: new Map([[account.address, 0]]),
+    });
+    expect(sent).toEqual([]);
+    expect(busy.get(account.address)?.key).toBe(first.key);
+    expect(await rows.byKeys([second.key])).toEqual([]);
+    // Read again, the caller is not refused.
+    const again = await txm.sendUnlessBusy([second], {
+      ownKeys: new Set([second.key]),
+      minedNonces: new Map([[account.address, 1]]),
+    });
+    expect(again.busy.size).toBe(0);
+    expect(again.rows.map((row) => row.key)).toEqual([second.key]);
+  });
+
   it("holds a transaction signed ahead until the one that funds its sender is mined, then sends it", async () => {
     const txm = manager({ rebroadcastAfterMs: 200 });
     const payer = await funded();

@@ -170,7 +170,7 @@ export class TxManager {
   async sendUnlessBusy(
     intents: TxIntent[],
     guard: BusyGuard,
-  ): Promise<{ rows: TxRow[]; busy: Map<Address, TxRow> }> {
+  ): Promise<{ rows: TxRow[]; busy: Map<Address, OpenTx> }> {
     const { rows, busy } = await this.record(intents, guard);
     return { rows: rows.filter((row): row is TxRow => row !== undefined), busy };
   }
@@ -178,8 +178,8 @@ export class TxManager {
   private async record(
     intents: TxIntent[],
     guard?: BusyGuard,
-  ): Promise<{ rows: Array<TxRow | undefined>; busy: Map<Address, TxRow> }> {
-    const busy = new Map<Address, TxRow>();
+  ): Promise<{ rows: Array<TxRow | undefined>; busy: Map<Address, OpenTx> }> {
+    const busy = new Map<Address, OpenTx>();
     if (intents.length === 0) return { rows: [], busy };
     const froms = [...new Set(intents.map((i) => getAddress(i.account.address)))];
     const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
@@ -198,12 +198,14 @@ export class TxManager {
         if (nonce !== undefined) floor.set(from, Math.min(floor.get(from) ?? 0, nonce));
       }
       const taken = await this.repo.liveNoncesOf(tx, floor);
+      // Busy: another request's transaction sent since the caller read the mined nonces, on
+      // its way or landed already (then the caller's amounts are out of date).
       if (guard)
-        for (const row of await this.repo.openFrom(froms, tx)) {
-          const from = getAddress(row.from);
-          if (!guard.ownKeys.has(row.key) && row.nonce >= (guard.minedNonces.get(from) ?? 0))
-            busy.set(from, row);
-        }
+        for (const row of await this.repo.liveFrom(
+          tx,
+          new Map(froms.map((from) => [from, guard.minedNonces.get(from) ?? 0])),
+        ))
+          if (!guard.ownKeys.has(row.key)) busy.set(getAddress(row.from), row);
       const fresh: NewTxRow[] = [];
       const freshIds = new Map<string, string>();
       for (const intent of intents) {
