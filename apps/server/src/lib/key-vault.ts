@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { addressOfKey } from "@bundler/chain";
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
@@ -48,6 +48,16 @@ export class KeyVault {
   ) {
     if (masterKey.length !== 32) throw new Error("the master key must be 32 bytes");
     this.keys = new Map([...Object.entries(olderKeys), [currentKeyId, masterKey]]);
+  }
+
+  /**
+   * A secret for `label`, derived from the current master key (HMAC-SHA256): the same label
+   * gives the same 32 bytes for as long as that key is current.
+   */
+  derive(label: string): Buffer {
+    return createHmac("sha256", this.keys.get(this.currentKeyId) as Buffer)
+      .update(`bundler:${label}`)
+      .digest();
   }
 
   seal(address: string, purpose: KeyPurpose, privateKey: Hex): SealedKey {

@@ -82,8 +82,8 @@ export class AuthService {
   async createPurchasedKey(
     tx: Tx,
     owner: { deviceId: string; referredBy: string | null },
+    key: string,
   ): Promise<{ key: string; userId: string }> {
-    const key = generateAccessKey();
     const row = await this.repository.insert(
       {
         keyHash: hashAccessKey(key),
@@ -97,6 +97,11 @@ export class AuthService {
     );
     if (!row) throw new Error("the purchased key was not stored");
     return { key, userId: row.id };
+  }
+
+  /** Whether `key` is the key of user `userId`. */
+  async isKeyOf(key: string, userId: string): Promise<boolean> {
+    return (await this.repository.findByKeyHash(hashAccessKey(key)))?.id === userId;
   }
 
   /**

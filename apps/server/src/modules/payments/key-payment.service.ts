@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { type Address, formatEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
+import { accessKeyFrom } from "../../lib/crypto.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { keyPriceUsd, type Pricing, usdToWei } from "../../lib/pricing.ts";
@@ -20,14 +21,17 @@ export const OPEN_KEY_PAYMENTS_PER_DEVICE = 3;
 
 const notFound = () => new NotFoundError("Payment not found");
 
+/** How long the device that bought a key can ask for it again. */
+const REISSUE_HOURS = 24;
+
 /**
  * Buying an access key, on the launch fee's machinery: a fresh payment address whose key is
  * stored first, watched by the same payment watcher (detection by block, late, excess and
  * after-cancel refunds, the sweep to the treasury, exactly-once crediting, which also rewards
  * the referrer). The BNB amount is fixed when the payment starts, from the USD price at the
  * BNB/USD rate of that moment. Once paid, the key is created when the device that paid first
- * asks for it, in the transaction that marks it handed out: it is answered once, and only its
- * digest is ever stored.
+ * asks for it, in the transaction that marks it handed out; only its digest is stored, and the
+ * same device gets it again for a day (it is derived from the payment).
  */
 export class KeyPaymentService {
   constructor(
@@ -99,7 +103,10 @@ export class KeyPaymentService {
 
   /**
    * The purchase dialog's poll. The first call after the payment is credited creates the key
-   * (in the transaction that marks it handed out) and answers it; no call answers it again.
+   * (in the transaction that marks it handed out) and answers it. The key is derived from the
+   * payment (`purchasedKey`), never stored in plaintext, so that the device that paid gets it
+   * again for `REISSUE_HOURS` after: an answer lost on the network, or a closed tab, does not
+   * lose a key that was paid for.
    */
   async status(
     paymentId: string,
@@ -112,13 +119,25 @@ export class KeyPaymentService {
       key = await this.vault.transaction(async (tx) => {
         const won = await this.payments.claimKeyIssue(tx, payment.id);
         if (!won) return undefined;
-        const issued = await this.auth.createPurchasedKey(tx, {
-          deviceId,
-          referredBy: won.referrerId,
-        });
+        const issued = await this.auth.createPurchasedKey(
+          tx,
+          { deviceId, referredBy: won.referrerId },
+          this.purchasedKey(payment.id),
+        );
         await this.payments.setOwner(tx, won.id, issued.userId);
         return issued.key;
       });
+    }
+    const issuedAt = payment.keyIssuedAt?.getTime();
+    if (
+      !key &&
+      issuedAt !== undefined &&
+      payment.ownerId &&
+      Date.now() - issuedAt < REISSUE_HOURS * 3_600_000
+    ) {
+      const again = this.purchasedKey(payment.id);
+      // Keys issued before they were derived are not known again: none is answered.
+      if (await this.auth.isKeyOf(again, payment.ownerId)) key = again;
     }
     // Once paid, what was credited (the address is swept afterwards); while open, the balance
     // the payment watcher recorded on its last block.
@@ -131,6 +150,11 @@ export class KeyPaymentService {
       received: formatEther(received),
       expiresAt: payment.expiresAt.toISOString(),
     };
+  }
+
+  /** The access key a key payment buys: the same every time it is asked. */
+  private purchasedKey(paymentId: string): string {
+    return accessKeyFrom(this.vault.derive(`access-key:${paymentId}`));
   }
 
   async cancel(paymentId: string, deviceId: string): Promise<string> {

@@ -27,7 +27,7 @@ export const KEY_PURCHASE_MESSAGES = {
   cancelFailed: "Failed to cancel payment",
 } as const;
 
-/** open: waiting for BNB; closed: expired or cancelled; issued: its key went out before. */
+/** open: waiting for BNB; closed: expired or cancelled; issued: its key went out over a day ago. */
 type Phase = "open" | "received" | "closed" | "issued";
 
 export interface BuyKeyStepProps {
@@ -79,7 +79,7 @@ export function BuyKeyStep({ onBack, onKey }: BuyKeyStepProps) {
   const left = purchase ? secondsLeft(paymentDeadline(purchase.expiresAt, now), now) : 0;
 
   const receive = useEffectEvent(async (key: string) => {
-    // Stored before anything else: this answer is the only one that carries the key.
+    // Stored before anything else (the server answers it again only for a day).
     await saveSession({ key, role: "user" });
     clearKeyPurchase();
     onKey(key);
