@@ -16,6 +16,7 @@ import {
   payerOn,
 } from "../../test/drafts-api.ts";
 import { freshWatcher } from "../../test/payment-watcher.ts";
+import { TxManager } from "../transactions/tx-manager.ts";
 import { LAUNCH_EXECUTE } from "./launch.jobs.ts";
 import { LaunchRepository } from "./launch.repository.ts";
 
@@ -151,6 +152,57 @@ describe("a launch is launched once", () => {
     for (let i = 0; i < 150 && (await draftOf(id)).status === "executing"; i++)
       await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await expectHonest(id, input.deployerWallet.address)).status).toBe("executed");
+  });
+
+  it("sends no bundle of a launch another process settled meanwhile (its lock lost unnoticed): the draft stays paid and no token exists", async () => {
+    const { id, input } = await paidDraft(1);
+    const record = TxManager.prototype.recordBundle;
+    vi.spyOn(TxManager.prototype, "recordBundle").mockImplementationOnce(async function (
+      this: TxManager,
+      ...args: Parameters<TxManager["recordBundle"]>
+    ) {
+      // Another process found the launch's lock free, saw nothing recorded, and released it.
+      const [job] = await app.database.db
+        .select()
+        .from(launchJobs)
+        .where(eq(launchJobs.draftId, id));
+      const jobId = job?.id as string;
+      const repository = new LaunchRepository(app.database.db);
+      expect(await repository.release(jobId, id, "settled elsewhere", `launch:${jobId}:b0:0`)).toBe(
+        true,
+      );
+      return record.apply(this, args);
+    });
+    await execute(id);
+    const draft = await expectHonest(id, input.deployerWallet.address);
+    expect(draft.status).toBe("paid");
+  });
+
+  it("does not release a launch whose create another process recorded meanwhile", async () => {
+    const { id } = await paidDraft(1);
+    const record = TxManager.prototype.recordBundle;
+    let released: boolean | undefined;
+    vi.spyOn(TxManager.prototype, "recordBundle").mockImplementationOnce(async function (
+      this: TxManager,
+      ...args: Parameters<TxManager["recordBundle"]>
+    ) {
+      const rows = await record.apply(this, args);
+      const [job] = await app.database.db
+        .select()
+        .from(launchJobs)
+        .where(eq(launchJobs.draftId, id));
+      const jobId = job?.id as string;
+      released = await new LaunchRepository(app.database.db).release(
+        jobId,
+        id,
+        "settled elsewhere",
+        `launch:${jobId}:b0:0`,
+      );
+      return rows;
+    });
+    await execute(id);
+    expect(released).toBe(false);
+    expect((await draftOf(id)).status).toBe("executed");
   });
 
   it("launches the draft as it is when claimed, not a copy read before (item 5)", async () => {

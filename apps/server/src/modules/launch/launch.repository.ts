@@ -1,6 +1,7 @@
 import { and, eq, lte, notExists, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
+import type { DbOrTx } from "../transactions/transactions.repository.ts";
 
 export type LaunchJobRow = typeof launchJobs.$inferSelect;
 export type DelayedBuyRow = typeof delayedBuys.$inferSelect;
@@ -34,18 +35,47 @@ export class LaunchRepository {
     });
   }
 
-  /** executing → paid and the job failed with `error`, in one transaction. */
-  async release(jobId: string, draftId: string, error: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
-        .update(drafts)
-        .set({ status: "paid", updatedAt: sql`now()` })
-        .where(and(eq(drafts.id, draftId), eq(drafts.status, "executing")));
+  /**
+   * The job failed with `error` and its draft executing → paid, in one transaction, if the job
+   * is still running. With `unsentKey` (the launch's create), only if no transaction under that
+   * key is recorded: the job's row is locked first, as `lockRunning` locks it to record a
+   * bundle, so of a release and a recording racing (two processes that both believe they hold
+   * the launch) exactly one happens. Answers whether it released.
+   */
+  async release(
+    jobId: string,
+    draftId: string,
+    error: string,
+    unsentKey?: string,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if (!(await this.lockRunning(tx, jobId))) return false;
+      if (unsentKey) {
+        const { rows } = await tx.execute(
+          sql`select 1 from chain_txs where key = ${unsentKey} limit 1`,
+        );
+        if (rows.length > 0) return false;
+      }
       await tx
         .update(launchJobs)
         .set({ status: "failed", error, updatedAt: sql`now()` })
         .where(and(eq(launchJobs.id, jobId), eq(launchJobs.status, "running")));
+      await tx
+        .update(drafts)
+        .set({ status: "paid", updatedAt: sql`now()` })
+        .where(and(eq(drafts.id, draftId), eq(drafts.status, "executing")));
+      return true;
     });
+  }
+
+  /** Locks the job's row for `tx` and answers whether it is still running. */
+  async lockRunning(tx: Tx | DbOrTx, jobId: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ status: launchJobs.status })
+      .from(launchJobs)
+      .where(eq(launchJobs.id, jobId))
+      .for("update");
+    return row?.status === "running";
   }
 
   /** Drafts left executing with no running job (a crash of an older version): back to paid. */

@@ -96,7 +96,7 @@ export class LaunchService {
     // Checked on the row the claim returned: what is checked is what launches.
     const problem = await this.drafts.launchProblem(claimed.draft);
     if (problem) {
-      await this.repository.release(claimed.job.id, draftId, problem);
+      await this.repository.release(claimed.job.id, draftId, problem, createKey(claimed.job.id));
       throw new BadRequestError(problem);
     }
     this.started.add(claimed.job.id);
@@ -120,7 +120,10 @@ export class LaunchService {
       if (!fresh) return await this.settle(job, draft, "the server restarted during the launch");
       // Checked again here: another process may take the job before `execute` checked it.
       const problem = await this.drafts.launchProblem(draft);
-      if (problem) return await this.repository.release(job.id, draft.id, problem);
+      if (problem) {
+        await this.repository.release(job.id, draft.id, problem, createKey(job.id));
+        return;
+      }
       await this.run(requireChain(this.chain), this.requireTxm(), job, draft);
     } finally {
       await release();
@@ -284,7 +287,7 @@ export class LaunchService {
       const reason = reasonOf(error);
       if (!sent) {
         // Nothing was sent: nothing can have landed.
-        await this.repository.release(job.id, draft.id, reason).catch(() => {});
+        await this.repository.release(job.id, draft.id, reason, createKey(job.id)).catch(() => {});
         say(`FAILED launch: ${reason}`);
         say(
           "ERROR nothing was charged again: the draft stays paid, fix the problem and execute it again",
@@ -313,6 +316,12 @@ export class LaunchService {
           reason: bundle.roles[i] ?? null,
         })),
         bundle.maxBlockNumber,
+        // Only while the job is running: another process that found this launch's lock free
+        // may have released it (a lost database connection drops the lock unnoticed).
+        async (tx) => {
+          if (!(await this.repository.lockRunning(tx, job.id)))
+            throw new ChainError("this launch was settled by another process meanwhile");
+        },
       )
       .catch((error: unknown) => {
         if (isUniqueViolation(error))
@@ -337,7 +346,18 @@ export class LaunchService {
         const rows = await txm.byKeyPrefix(`launch:${job.id}:`);
         const create = rows.find((r) => r.key === createKey(job.id));
         if (!create) {
-          await this.repository.release(job.id, draft.id, `${why}; the launch was never sent`);
+          const released = await this.repository.release(
+            job.id,
+            draft.id,
+            `${why}; the launch was never sent`,
+            createKey(job.id),
+          );
+          // Recorded meanwhile by a process that still believed it held the launch: settled
+          // from what it recorded. Or no longer running: another process settled it.
+          if (!released) {
+            if ((await this.repository.findJob(job.id))?.status !== "running") return;
+            continue;
+          }
           this.say(draft.ownerId, `FAILED launch: ${why}`);
           this.say(
             draft.ownerId,

@@ -29,7 +29,7 @@ export const WATCH_DROPPED_HOURS = 24;
 
 export const isFinal = (status: TxStatusValue): boolean => !OPEN_STATUSES.includes(status);
 
-type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export class TransactionsRepository {
   constructor(readonly db: Db) {}

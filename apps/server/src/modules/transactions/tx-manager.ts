@@ -13,6 +13,7 @@ import {
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import {
+  type DbOrTx,
   isFinal,
   type NewTxRow,
   OPEN_STATUSES,
@@ -284,7 +285,12 @@ export class TxManager {
    * must not submit). They are never broadcast: each ends mined, or dropped once the chain
    * passes `validUntilBlock` without it.
    */
-  async recordBundle(txs: BundleTx[], validUntilBlock: bigint): Promise<TxRow[]> {
+  async recordBundle(
+    txs: BundleTx[],
+    validUntilBlock: bigint,
+    /** Runs first in the recording's database transaction; throwing records nothing. */
+    guard?: (tx: DbOrTx) => Promise<void>,
+  ): Promise<TxRow[]> {
     const decoded = await Promise.all(
       txs.map(async (t) => {
         const parsed = parseTransaction(t.raw);
@@ -299,6 +305,7 @@ export class TxManager {
     return this.repo.underAddressLocks(
       decoded.map((d) => d.from),
       async (tx) => {
+        await guard?.(tx);
         const rows: NewTxRow[] = decoded.map(({ t, parsed, from }) => ({
           key: t.key,
           purpose: t.purpose,
