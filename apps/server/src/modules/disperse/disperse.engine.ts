@@ -285,9 +285,11 @@ export class DisperseEngine {
    */
   private async ensureWallets(d: DispersalRow, legs: LegRow[]): Promise<LegRow[]> {
     if (!d.antiBubblemaps || legs.every((leg) => leg.wallets)) return legs;
-    const wallets = await newLegWallets(this.vault, legs.length, d.ownerId);
-    await this.repo.setLegWallets(d.id, wallets);
-    return legs.map((leg, i) => ({ ...leg, wallets: wallets[i] ?? null }));
+    const stored = await this.repo.setLegWallets(
+      d.id,
+      await newLegWallets(this.vault, legs.length, d.ownerId),
+    );
+    return legs.map((leg) => ({ ...leg, wallets: stored[leg.index] ?? null }));
   }
 
   /**

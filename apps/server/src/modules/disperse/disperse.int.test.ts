@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Address, createWalletClient, formatEther, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { dispersals } from "../../db/schema.ts";
+import { dispersalLegs, dispersals } from "../../db/schema.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import type { LocalChain } from "../../lib/local-chain.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
@@ -12,6 +12,7 @@ import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { contractPayerOn, forwarderOn } from "../../test/forwarder.ts";
 import { rowCounts } from "../../test/row-counts.ts";
 import { accountFor, readDispersal } from "./dispersal-ledger.test-support.ts";
+import { DisperseRepository } from "./disperse.repository.ts";
 
 let testChain: TestChain;
 let local: LocalChain;
@@ -486,5 +487,32 @@ describe("payments that are not owed", () => {
     );
     expect(await balance(created.receiver)).toBe(0n);
     await expectConservation(created.receiver, first + parseEther("0.2"));
+  });
+});
+
+describe("a chain's intermediate wallets", () => {
+  it("are set once: a second pass setting them keeps the first pass's, and answers them", async () => {
+    const destination = privateKeyToAccount(generatePrivateKey()).address;
+    const created = await create([destination], ["0.01"], true);
+    const repo = new DisperseRepository(app.database.db);
+    const [row] = await app.database.db
+      .select({ id: dispersals.id })
+      .from(dispersals)
+      .where(eq(dispersals.receiver, created.receiver));
+    const id = row?.id as string;
+    // As a dispersal created before chains got their wallets at creation.
+    await app.database.db
+      .update(dispersalLegs)
+      .set({ wallets: null })
+      .where(eq(dispersalLegs.dispersalId, id));
+    const first = [["0x1111111111111111111111111111111111111111"]];
+    const second = [["0x2222222222222222222222222222222222222222"]];
+    expect(await repo.setLegWallets(id, first)).toEqual(first);
+    expect(await repo.setLegWallets(id, second)).toEqual(first);
+    const [leg] = await app.database.db
+      .select()
+      .from(dispersalLegs)
+      .where(eq(dispersalLegs.dispersalId, id));
+    expect(leg?.wallets).toEqual(first[0]);
   });
 });

@@ -203,15 +203,31 @@ export class DisperseRepository {
       .orderBy(asc(dispersalLegs.index));
   }
 
-  /** Sets every leg's intermediate wallets at once (their keys are already stored). */
-  async setLegWallets(dispersalId: string, wallets: string[][]): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Sets the intermediate wallets (their keys already stored) of every leg that has none, and
+   * answers each leg's wallets as stored: of two passes racing, the first one's stay, and both
+   * go on with them (the second's wallets, unused, hold nothing).
+   */
+  async setLegWallets(dispersalId: string, wallets: string[][]): Promise<Array<string[] | null>> {
+    return this.db.transaction(async (tx) => {
       for (const [index, list] of wallets.entries()) {
         await tx
           .update(dispersalLegs)
           .set({ wallets: list })
-          .where(and(eq(dispersalLegs.dispersalId, dispersalId), eq(dispersalLegs.index, index)));
+          .where(
+            and(
+              eq(dispersalLegs.dispersalId, dispersalId),
+              eq(dispersalLegs.index, index),
+              isNull(dispersalLegs.wallets),
+            ),
+          );
       }
+      const stored = await tx
+        .select({ index: dispersalLegs.index, wallets: dispersalLegs.wallets })
+        .from(dispersalLegs)
+        .where(eq(dispersalLegs.dispersalId, dispersalId))
+        .orderBy(asc(dispersalLegs.index));
+      return stored.map((leg) => leg.wallets);
     });
   }
 
