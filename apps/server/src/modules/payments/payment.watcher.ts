@@ -35,7 +35,17 @@ const sweepKey = (paymentId: string, attempt = 1) =>
 const attemptsOf = (txs: TxSummary[], key: string) =>
   txs
     .filter((t) => t.key === key || t.key.startsWith(`${key}#`))
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    .sort((a, b) => attemptNumber(a.key) - attemptNumber(b.key));
+/** 1 for `key`, n for `key#n`. */
+const attemptNumber = (key: string) => Number(/#(\d+)$/.exec(key)?.[1] ?? 1);
+/**
+ * How many attempts were made: the last one's number (an attempt identical to the dropped one
+ * before it is recorded on that one's row, so rows can be fewer than attempts).
+ */
+const attemptsMade = (attempts: TxSummary[]) => {
+  const last = attempts.at(-1);
+  return last ? attemptNumber(last.key) : 0;
+};
 
 export interface PaymentWatcherOptions {
   treasury: Address;
@@ -230,7 +240,7 @@ export class PaymentWatcher {
         await this.payments.hold(deposit.txHash, route.hold);
         continue;
       }
-      if (last?.status === "reverted" || attempts.length >= MAX_ATTEMPTS) {
+      if (last?.status === "reverted" || attemptsMade(attempts) >= MAX_ATTEMPTS) {
         await this.payments.hold(
           deposit.txHash,
           `its refund to ${last?.to} failed (${last?.error}); the BNB stay at the payment address`,
@@ -239,7 +249,7 @@ export class PaymentWatcher {
       }
       const reason = this.refundReason(payment, deposit);
       intents.push({
-        key: refundKey(payment.id, deposit.txHash, attempts.length + 1),
+        key: refundKey(payment.id, deposit.txHash, attemptsMade(attempts) + 1),
         ...(last ? { retries: last.key } : {}),
         purpose: "payment-refund",
         ownerId: payment.ownerId,
@@ -294,7 +304,7 @@ export class PaymentWatcher {
       await this.payments.markSwept(payment.id);
       return null;
     }
-    if (last?.status === "reverted" || attempts.length >= MAX_ATTEMPTS) {
+    if (last?.status === "reverted" || attemptsMade(attempts) >= MAX_ATTEMPTS) {
       this.options.log?.(
         `payment watcher: the fee of payment ${payment.id} could not be swept (${last?.error})`,
       );
@@ -308,7 +318,7 @@ export class PaymentWatcher {
     const available = balance - held < fee ? balance - held : fee;
     if (available <= gasCost) return null;
     return {
-      key: sweepKey(payment.id, attempts.length + 1),
+      key: sweepKey(payment.id, attemptsMade(attempts) + 1),
       ...(last ? { retries: last.key } : {}),
       purpose: "payment-sweep",
       ownerId: payment.ownerId,

@@ -67,6 +67,21 @@ const transfer = (
 });
 
 /**
+ * A transfer of 1000 wei to `to` that the node refused until it was dropped (the refusal is
+ * lifted afterwards unless `keepRefusing`): the manager, the sender, the intent and its row.
+ */
+const droppedTransfer = async (to = fresh(), keepRefusing = false) => {
+  const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
+  const account = await funded();
+  await testChain.faults({ refuseRawFrom: [account.address] });
+  const first = transfer(account, to, 1000n);
+  const [row] = await txm.send([first]);
+  expect((await txm.waitFinal([first.key], { pollMs: 200 }))[0]?.status).toBe("dropped");
+  if (!keepRefusing) await testChain.faults({});
+  return { txm, account, first, row };
+};
+
+/**
  * A JSON-RPC endpoint in front of the test chain that answers the receipt of `hash` with null
  * the first `times` times it is asked: a load-balanced node whose receipt and nonce reads come
  * from nodes at different heights, or a block mined between two reads of one batch.
@@ -183,12 +198,7 @@ describe("the transaction manager", () => {
   });
 
   it("records a dropped transaction that landed after all as mined, once its nonce shows it", async () => {
-    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
-    const account = await funded();
-    await testChain.faults({ refuseRawFrom: [account.address] });
-    const first = transfer(account, fresh(), 1000n);
-    const [row] = await txm.send([first]);
-    await txm.waitFinal([first.key], { pollMs: 200 });
+    const { txm, account, first, row } = await droppedTransfer(fresh(), true);
     const second = transfer(account, fresh(), 2000n);
     const [reused] = await txm.send([second]);
     expect(reused?.nonce).toBe(row?.nonce);
@@ -203,13 +213,7 @@ describe("the transaction manager", () => {
   });
 
   it("keeps watching a dropped transaction and records it mined when it lands with nothing sent in its place", async () => {
-    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
-    const account = await funded();
-    await testChain.faults({ refuseRawFrom: [account.address] });
-    const first = transfer(account, fresh(), 1000n);
-    const [row] = await txm.send([first]);
-    expect((await txm.waitFinal([first.key], { pollMs: 200 }))[0]?.status).toBe("dropped");
-    await testChain.faults({});
+    const { txm, first, row } = await droppedTransfer();
     // A node that kept it passes it on, long after it was dropped here.
     await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
     await testChain.rpc("evm_mine", []);
@@ -221,14 +225,8 @@ describe("the transaction manager", () => {
   });
 
   it("ends a dropped transaction replaced, and stops watching it, once another one's use of its nonce is settled", async () => {
-    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
     const repo = new TransactionsRepository(database.db);
-    const account = await funded();
-    await testChain.faults({ refuseRawFrom: [account.address] });
-    const first = transfer(account, fresh(), 1000n);
-    await txm.send([first]);
-    await txm.waitFinal([first.key], { pollMs: 200 });
-    await testChain.faults({});
+    const { txm, account, first } = await droppedTransfer();
     const next = transfer(account, fresh(), 2000n);
     await txm.send([next]);
     await txm.waitFinal([next.key], { pollMs: 200 });
@@ -240,15 +238,9 @@ describe("the transaction manager", () => {
   });
 
   it("makes a retry wait while another transaction holds its dropped attempt's nonce, and sends it once that nonce is settled", async () => {
-    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
-    const account = await funded();
     const to = fresh();
-    await testChain.faults({ refuseRawFrom: [account.address] });
-    const first = transfer(account, to, 1000n);
-    const [row] = await txm.send([first]);
-    await txm.waitFinal([first.key], { pollMs: 200 });
+    const { txm, account, first, row } = await droppedTransfer(to);
     // Something else from the same address is pending first (the node's next nonce is above).
-    await testChain.faults({});
     const other = transfer(account, fresh(), 5n);
     const [otherRow] = await txm.send([other]);
     expect(otherRow?.nonce).toBe(row?.nonce);
@@ -266,14 +258,10 @@ describe("the transaction manager", () => {
   });
 
   it("pins a retry to the nonce of the dropped attempt while it is unused, and refuses one whose attempt landed", async () => {
-    const txm = manager({ dropAfterMs: 800, rebroadcastAfterMs: 200 });
-    const account = await funded();
     const to = fresh();
-    await testChain.faults({ refuseRawFrom: [account.address] });
-    const first = transfer(account, to, 1000n);
-    const [row] = await txm.send([first]);
-    await txm.waitFinal([first.key], { pollMs: 200 });
-    const second = { ...transfer(account, to, 1000n), retries: first.key };
+    const { txm, account, first, row } = await droppedTransfer(to, true);
+    // (Another value: the very same bytes would be the first transaction itself, retaken.)
+    const second = { ...transfer(account, to, 1001n), retries: first.key };
     const [pinned] = await txm.send([second]);
     expect(pinned?.nonce).toBe(row?.nonce);
     // The first lands from a pool that kept it: the second can no longer, and a third is refused.
@@ -290,6 +278,22 @@ describe("the transaction manager", () => {
       txm.send([{ ...transfer(account, to, 1000n), retries: first.key }]),
     ).rejects.toThrow(/which landed/);
     expect(await rows.byKeys([third.key])).toEqual([]);
+    expect(await balance(to)).toBe(1000n);
+  });
+
+  it("records a retry that is byte for byte its dropped attempt on that attempt's row, under the new key, and sends it", async () => {
+    const to = fresh();
+    const { txm, account, first, row } = await droppedTransfer(to);
+    const retry = {
+      ...transfer(account, to, 1000n),
+      gasPrice: BigInt(row?.gasPrice ?? 0),
+      retries: first.key,
+    };
+    const [retaken] = await txm.send([retry]);
+    expect(retaken?.txHash).toBe(row?.txHash);
+    expect(retaken?.id).toBe(row?.id);
+    expect((await txm.waitFinal([retry.key], { pollMs: 200 }))[0]?.status).toBe("mined");
+    expect(await txm.find([first.key])).toEqual([]);
     expect(await balance(to)).toBe(1000n);
   });
 

@@ -264,7 +264,33 @@ export class TxManager {
           afterId,
         });
       }
-      const inserted = await this.repo.insert(tx, fresh);
+      // A retry signed at its dropped attempt's nonce with the same price, recipient and value
+      // is that very transaction (same hash): the dropped row is recorded again under the new
+      // key, as `recordBundle` does, and the rows signed to wait for it point at that row.
+      const dropped = await this.repo.droppedHashes(
+        tx,
+        fresh.map((row) => row.txHash),
+      );
+      const inserted: TxRow[] = [];
+      const renamed = new Map<string, string>();
+      for (const { id, ...row } of fresh.filter((r) => dropped.has(r.txHash))) {
+        const retaken = await this.repo.retakeDropped(tx, row);
+        if (!retaken) continue;
+        inserted.push(retaken);
+        renamed.set(id as string, retaken.id);
+      }
+      inserted.push(
+        ...(await this.repo.insert(
+          tx,
+          fresh
+            .filter((row) => !dropped.has(row.txHash))
+            .map((row) =>
+              row.afterId && renamed.has(row.afterId)
+                ? { ...row, afterId: renamed.get(row.afterId) as string }
+                : row,
+            ),
+        )),
+      );
       const statusOf = new Map([...known.values()].map((row) => [row.id, row.status]));
       for (const row of inserted) known.set(row.key, row);
       // One that waits goes out now only if what it waits for is mined already.
