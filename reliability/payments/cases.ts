@@ -1,8 +1,8 @@
 import type { Dispersal } from "@bundler/shared";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Address, createWalletClient, type Hash, http, parseEther } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { chainTxs, dispersals, payments } from "../../apps/server/src/db/schema.ts";
+import { chainTxs, dispersals, payments, users } from "../../apps/server/src/db/schema.ts";
 import type { TestApp } from "../../apps/server/src/test/app.ts";
 import type { TestChain } from "../../apps/server/src/test/chain.ts";
 import { apiCaller, draftInput, payerOn } from "../../apps/server/src/test/drafts-api.ts";
@@ -179,7 +179,7 @@ const paidKey = async (h: Harness, way: Way, n: number): Promise<Case> => {
   }
   const amount = parseEther(started.body.paymentAmount as string);
   const paid = await payAs(h, way, address, amount);
-  let keys = 0;
+  const keys = new Set<string>();
   return {
     kind: "paid key",
     way,
@@ -190,15 +190,20 @@ const paidKey = async (h: Harness, way: Way, n: number): Promise<Case> => {
     final: async () =>
       (await paymentRow(h, address))?.settledAt != null && (await openTxs(h, paymentId)) === 0,
     credits: async () => {
-      // Asked twice, as a client whose answer was lost would: the key comes at most once.
+      // Asked twice, as a client whose answer was lost would: it gets the same key again, and
+      // one key (one user) is made per payment.
       for (let i = 0; i < 2; i++) {
         const status = await call(
           "GET",
           `/api/auth/payment/status?paymentId=${paymentId}&deviceId=${deviceId}`,
         );
-        if (typeof status.body.key === "string") keys++;
+        if (typeof status.body.key === "string") keys.add(status.body.key);
       }
-      return Math.max(keys, await sweepsOf(h, paymentId));
+      const made = await h.app.database.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.deviceId, deviceId), eq(users.keySource, "purchased")));
+      return Math.max(keys.size, made.length, await sweepsOf(h, paymentId));
     },
   };
 };
