@@ -1,6 +1,6 @@
 import { and, eq, lte, notExists, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
+import { chainTxs, delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
 import type { DbOrTx } from "../transactions/transactions.repository.ts";
 
 export type LaunchJobRow = typeof launchJobs.$inferSelect;
@@ -51,10 +51,12 @@ export class LaunchRepository {
     return this.db.transaction(async (tx) => {
       if (!(await this.lockRunning(tx, jobId))) return false;
       if (unsentKey) {
-        const { rows } = await tx.execute(
-          sql`select 1 from chain_txs where key = ${unsentKey} limit 1`,
-        );
-        if (rows.length > 0) return false;
+        const [recorded] = await tx
+          .select({ id: chainTxs.id })
+          .from(chainTxs)
+          .where(eq(chainTxs.key, unsentKey))
+          .limit(1);
+        if (recorded) return false;
       }
       await tx
         .update(launchJobs)
@@ -69,7 +71,7 @@ export class LaunchRepository {
   }
 
   /** Locks the job's row for `tx` and answers whether it is still running. */
-  async lockRunning(tx: Tx | DbOrTx, jobId: string): Promise<boolean> {
+  async lockRunning(tx: DbOrTx, jobId: string): Promise<boolean> {
     const [row] = await tx
       .select({ status: launchJobs.status })
       .from(launchJobs)

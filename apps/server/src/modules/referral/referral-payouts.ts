@@ -1,5 +1,5 @@
 import { keyAccount, TRANSFER_GAS } from "@bundler/chain";
-import { type Address, formatEther, type Hex, TransactionReceiptNotFoundError } from "viem";
+import { type Address, formatEther, type Hex } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { isFinal, type TxRow, type TxSummary } from "../transactions/transactions.repository.ts";
@@ -127,26 +127,13 @@ export class ReferralPayouts {
    * could pay the claim and refund it too.
    */
   async mayStillLand(claim: ClaimRow): Promise<"landed" | "may land" | null> {
-    if (claim.payoutAttempts === 0 || !this.txm || !this.chain) return null;
-    const { client } = this.chain;
+    if (claim.payoutAttempts === 0 || !this.txm) return null;
     const attempts = (await this.txm.bySubjects([claim.id])).filter(
       (t) => t.purpose === "referral-payout",
     );
     if (attempts.some((t) => t.status === "mined")) return "landed";
-    const dropped = attempts.filter((t) => t.status === "dropped");
-    if (dropped.length === 0) return null;
-    const [used, receipts] = await Promise.all([
-      client.getTransactionCount({ address: dropped[0]?.from as Address, blockTag: "latest" }),
-      Promise.all(
-        dropped.map((t) =>
-          client.getTransactionReceipt({ hash: t.txHash as Hex }).catch((error: Error) => {
-            if (error instanceof TransactionReceiptNotFoundError) return null;
-            throw error;
-          }),
-        ),
-      ),
-    ]);
-    if (receipts.some((receipt) => receipt?.status === "success")) return "landed";
-    return dropped.some((t) => t.nonce >= used) ? "may land" : null;
+    const fates = await this.txm.fates(attempts.filter((t) => t.status === "dropped"));
+    if (fates.includes("landed")) return "landed";
+    return fates.includes("may land") ? "may land" : null;
   }
 }

@@ -571,9 +571,14 @@ export class TxManager {
       else if ((minedNonce.get(row.from) ?? 0) > row.nonce) reused.push(row);
     }
 
-    const confirmed = await this.confirmReplaced(replaced, head);
-    const confirmedDrops = await this.confirmReplaced(reused, head);
-    landed.push(...confirmedDrops.mined);
+    // One read again for both: open ones whose nonce shows used, and watched dropped ones.
+    const again = await this.confirmReplaced([...replaced, ...reused], head);
+    const wasDropped = new Set(reused.map((row) => row.id));
+    const confirmed = {
+      mined: again.mined.filter(({ row }) => !wasDropped.has(row.id)),
+      replaced: again.replaced.filter((row) => !wasDropped.has(row.id)),
+    };
+    landed.push(...again.mined.filter(({ row }) => wasDropped.has(row.id)));
     for (const { row, receipt } of confirmed.mined) {
       if (receipt.status === "0x1") addMined(row, receipt);
       else reverted.push({ row, receipt });
@@ -608,7 +613,7 @@ export class TxManager {
     // What the watch decided: a dropped one whose nonce went to another is replaced (not told
     // to the listeners: it had failed and still has); one that landed is mined after all.
     await this.repo.finish(
-      confirmedDrops.replaced.map((row) => row.id),
+      again.replaced.filter((row) => wasDropped.has(row.id)).map((row) => row.id),
       { status: "replaced", error: "dropped, then its nonce was used by another transaction" },
       ["dropped"],
     );
@@ -833,23 +838,43 @@ export class TxManager {
         throw new RetryRefused(`${intent.key} retries ${row.key}, which landed`);
       return row;
     });
+    const fates = await this.fates(rows).catch((error: Error) => {
+      throw new RetryRefused(`${error.message}; the retry waits`);
+    });
+    for (const [i, row] of rows.entries()) {
+      const intent = retrying[i] as TxIntent;
+      if (fates[i] === "landed")
+        throw new RetryRefused(`${intent.key} retries ${row.key}, which landed after all`);
+      if (fates[i] === "may land") pinned.set(intent.key, row.nonce);
+    }
+    return pinned;
+  }
+
+  /**
+   * What can still become of final transactions that were not mined: "landed" (a receipt:
+   * mined after all, before a reconcile recorded it), "may land" (its nonce still unused: a
+   * pool may hold it), or "never" (it reverted, or its nonce went to another). One batch read;
+   * throws when the node cannot say.
+   */
+  async fates(
+    rows: Array<Pick<TxSummary, "key" | "txHash" | "from" | "nonce" | "status">>,
+  ): Promise<Array<"landed" | "may land" | "never">> {
+    if (rows.length === 0) return [];
     const answers = await rpcBatch<unknown>(this.chain.rpcUrl, [
       ...rows.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
       ...rows.map((row) => ({ method: "eth_getTransactionCount", params: [row.from, "latest"] })),
     ]);
-    for (const [i, row] of rows.entries()) {
-      const intent = retrying[i] as TxIntent;
+    return rows.map((row, i) => {
       const receipt = answers[i];
       const count = answers[rows.length + i]?.result as Hex | undefined;
       if (!receipt || receipt.error || !count)
-        throw new RetryRefused(`could not read what became of ${row.key}; ${intent.key} waits`);
-      // Reverted, it moved nothing: sending again is safe, at any nonce.
-      if (row.status === "reverted") continue;
-      if ((receipt.result as Receipt | null)?.status === "0x1")
-        throw new RetryRefused(`${intent.key} retries ${row.key}, which landed after all`);
-      if (row.nonce >= Number(BigInt(count))) pinned.set(intent.key, row.nonce);
-    }
-    return pinned;
+        throw new Error(`could not read what became of ${row.key}`);
+      // Reverted, it moved nothing (and a receipt that reverted moved nothing either).
+      if (row.status === "reverted") return "never";
+      const status = (receipt.result as Receipt | null)?.status;
+      if (status) return status === "0x1" ? "landed" : "never";
+      return row.nonce >= Number(BigInt(count)) ? "may land" : "never";
+    });
   }
 
   /** Each address's pending nonce, in one batch. */
