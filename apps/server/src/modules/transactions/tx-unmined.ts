@@ -1,0 +1,112 @@
+import { rpcBatch } from "@bundler/chain";
+import type { Hex } from "viem";
+import type { OpenTx, TxRow, TxStatusValue } from "./transactions.repository.ts";
+import type { Receipt, TxContext } from "./tx-context.ts";
+
+/** Blocks a nonce must have been used for before its unmined transaction counts as replaced. */
+const REPLACED_CONFIRMATIONS = 2n;
+
+/**
+ * "Replaced" is final, and a caller may pay again after it (a refund's next attempt), so it
+ * is never concluded from one read: a receipt and a nonce read in one batch can disagree (the
+ * node mines between them, or a load-balanced endpoint answers them from nodes at different
+ * heights), and a mined transaction would then look replaced. A candidate is read again:
+ * a receipt now → it was mined after all; still none while its nonce was already used
+ * `REPLACED_CONFIRMATIONS` blocks below the head → replaced; otherwise the next pass decides.
+ */
+export async function confirmReplaced(
+  rpcUrl: string,
+  candidates: OpenTx[],
+  head: bigint,
+): Promise<{ mined: Array<{ row: OpenTx; receipt: Receipt }>; replaced: OpenTx[] }> {
+  if (candidates.length === 0) return { mined: [], replaced: [] };
+  const froms = [...new Set(candidates.map((row) => row.from))];
+  const settled = head > REPLACED_CONFIRMATIONS ? head - REPLACED_CONFIRMATIONS : 0n;
+  const answers = await rpcBatch<unknown>(rpcUrl, [
+    ...candidates.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+    ...froms.map((from) => ({
+      method: "eth_getTransactionCount",
+      params: [from, `0x${settled.toString(16)}`],
+    })),
+  ]);
+  const settledNonce = new Map<string, number>();
+  for (const [i, from] of froms.entries()) {
+    const result = answers[candidates.length + i]?.result as Hex | undefined;
+    if (result) settledNonce.set(from, Number(BigInt(result)));
+  }
+  const mined: Array<{ row: OpenTx; receipt: Receipt }> = [];
+  const replaced: OpenTx[] = [];
+  for (const [i, row] of candidates.entries()) {
+    const answer = answers[i];
+    if (!answer || answer.error) continue;
+    const receipt = answer.result as Receipt | null | undefined;
+    if (receipt) mined.push({ row, receipt });
+    else if ((settledNonce.get(row.from) ?? 0) > row.nonce) replaced.push(row);
+  }
+  return { mined, replaced };
+}
+
+/**
+ * Past `dropAfterMs` (or waiting for one that failed): a transaction the node still holds can
+ * land, so it stays open (and is rebroadcast); one it does not hold is dropped, and `why`
+ * says why.
+ */
+export async function dropStale(
+  rpcUrl: string,
+  stale: OpenTx[],
+  finish: (
+    rows: OpenTx[],
+    values: { status: TxStatusValue; error: string | null },
+  ) => Promise<void>,
+  rebroadcast: OpenTx[],
+  why: (row: OpenTx) => string,
+): Promise<void> {
+  if (stale.length === 0) return;
+  const known = await rpcBatch<unknown>(
+    rpcUrl,
+    stale.map((row) => ({ method: "eth_getTransactionByHash", params: [row.txHash] })),
+  );
+  for (const [i, row] of stale.entries()) {
+    const answer = known[i];
+    if (answer?.error) continue;
+    if (answer?.result) {
+      rebroadcast.push(row);
+      continue;
+    }
+    await finish([row], { status: "dropped", error: why(row) });
+  }
+}
+
+/**
+ * Dropped ones that landed after all: mined (or reverted) from now on. Not while an open row
+ * of ours holds the same nonce (the caller leaves those to the pass that finds that one
+ * replaced); should another process record one meanwhile, the unique live nonce refuses the
+ * change and the next pass tries again.
+ */
+export async function landedAfterDrop(
+  { repo, log }: TxContext,
+  landed: Array<{ row: OpenTx; receipt: Receipt }>,
+): Promise<TxRow[]> {
+  const moved: TxRow[] = [];
+  for (const { row, receipt } of landed) {
+    const ok = receipt.status === "0x1";
+    await repo
+      .finish(
+        [row.id],
+        {
+          status: ok ? "mined" : "reverted",
+          error: ok ? "landed after it was declared dropped" : "execution reverted",
+          blockNumber: BigInt(receipt.blockNumber),
+          fee: BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice ?? row.gasPrice),
+        },
+        ["dropped"],
+      )
+      .then((rows) => moved.push(...rows))
+      .catch((error: Error) =>
+        log?.(
+          `transactions: ${row.txHash} landed after it was dropped; recorded next pass (${error.message})`,
+        ),
+      );
+  }
+  return moved;
+}
