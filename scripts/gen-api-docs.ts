@@ -7,7 +7,9 @@
  *   node --import tsx scripts/gen-api-docs.ts           writes docs/api.md (npm run docs:api)
  *   node --import tsx scripts/gen-api-docs.ts --check   exits 1 when docs/api.md differs
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROUTES, type RouteDef } from "@bundler/shared";
@@ -257,9 +259,25 @@ const render = async (): Promise<string> => {
   return `${lines.join("\n").trimEnd()}\n`;
 };
 
+/**
+ * The text as Biome formats Markdown (`npm run lint` checks docs/ too), so the file written and
+ * the file checked are the same bytes.
+ */
+const formatted = (text: string): string => {
+  const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+  const result = spawnSync(
+    process.execPath,
+    [biome, "format", `--stdin-file-path=${path.relative(root, target)}`],
+    { cwd: root, input: text, encoding: "utf8" },
+  );
+  if (result.status !== 0)
+    throw new Error(`biome could not format the generated docs/api.md: ${result.stderr}`);
+  return result.stdout;
+};
+
 const main = async (): Promise<void> => {
   const check = process.argv.includes("--check");
-  const text = await render();
+  const text = formatted(await render());
   const relative = path.relative(root, target);
   if (!check) {
     writeFileSync(target, text);
