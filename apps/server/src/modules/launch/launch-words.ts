@@ -1,5 +1,5 @@
 import { ChainError, FourMemeError } from "@bundler/chain";
-import type { Address } from "viem";
+import { type Address, parseEther } from "viem";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import { describeFourMemeError } from "./create-args.ts";
 
@@ -24,6 +24,15 @@ export const sniperOf = (config: StoredWalletConfig): Address | null =>
         (w) => w.address.toLowerCase() === config.delaySnipeAddress?.toLowerCase(),
       )?.address ?? null)
     : null;
+
+/** The bundle's buyers: every wallet with a buy, but the delayed bundle's sniper. */
+export const buyersOf = (config: StoredWalletConfig) => {
+  const sniper = sniperOf(config);
+  return config.wallets
+    .filter((w) => w.address !== sniper)
+    .map((w) => ({ address: w.address, funds: parseEther(w.buyValue || "0") }))
+    .filter((w) => w.funds > 0n);
+};
 
 /** Seconds, uniform in [minDelay, maxDelay] (whole seconds, both ends included). */
 export const pickDelaySeconds = (minDelay: number, maxDelay: number): number => {
