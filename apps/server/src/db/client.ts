@@ -89,6 +89,8 @@ const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
 export const openDatabase = async (options: {
   databaseUrl?: string | undefined;
   dataDir: string | null;
+  /** PGlite only: a dump of a data dir to start from (`dumpDataDir`), e.g. a migrated one. */
+  from?: Blob;
 }): Promise<Database> => {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -116,7 +118,7 @@ export const openDatabase = async (options: {
     dir = path.join(options.dataDir, "pgdata");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, options.from ? { loadDataDir: options.from } : {});
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   const held = new Set<string>();

@@ -36,15 +36,15 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await testChain?.rpc("evm_setIntervalMining", [1]);
+  await testChain?.setBlockTime();
   await app?.close();
   await proxy?.close();
   await testChain?.stop();
 });
 beforeEach(async () => {
   // No block comes by itself during a test: each one is mined by the test.
-  await testChain.rpc("evm_setIntervalMining", [0]);
-  await testChain.rpc("evm_mine", []);
+  await testChain.setBlockTime(0);
+  await testChain.mine();
   await headTtlPassed();
   proxy.reset();
 });
@@ -85,7 +85,7 @@ describe("chain reads shared per block", () => {
   it("reads the balances again once a new block is mined, and shows what changed", async () => {
     await call("POST", "/api/wallets/balances", { addresses: wallets });
     await setBalances(testChain, [[wallets[0] as Address, parseEther("2")]]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await headTtlPassed();
     const answer = await call("POST", "/api/wallets/balances", { addresses: wallets });
     expect(answer.body.balances[0]).toEqual({ address: wallets[0], balance: "2" });
@@ -116,7 +116,7 @@ describe("chain reads shared per block", () => {
       account: payer,
       transport: http(testChain.local.rpcUrl),
     }).sendTransaction({ chain: null, to: wallets[1], value: 1n });
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     const pending = await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });
     expect(pending.body.statuses[0]).toMatchObject({ status: "success" });
     // Two blocks on top: final.
@@ -142,10 +142,10 @@ describe("chain reads shared per block", () => {
       account: payer,
       transport: http(testChain.local.rpcUrl),
     }).sendTransaction({ chain: null, to: wallets[2], value: 1n });
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });
     const receiptReads = async () => {
-      await testChain.rpc("evm_mine", []);
+      await testChain.mine();
       await headTtlPassed();
       proxy.reset();
       await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });

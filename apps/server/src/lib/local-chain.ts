@@ -5,6 +5,7 @@ import {
   type DeployLocalChainReturnType,
   deployLocalChain,
   devPrivateKey,
+  rpcFetch,
   rpcTransport,
   type StartAnvilReturnType,
   type StartDevBuilderReturnType,
@@ -112,7 +113,8 @@ export const startLocalChain = async (options: {
     anvil = await startAnvil({
       port: options.anvilPort,
       chainId: options.chainId,
-      blockTime: options.blockTime,
+      // The dev builder mines the blocks: anvil's own interval takes whole seconds only.
+      blockTime: null,
       stateFile: files.state,
     });
     let deployment: Deployment;
@@ -124,11 +126,14 @@ export const startLocalChain = async (options: {
         );
       }
     } else {
+      // Each deployment transaction is mined as it is sent: nothing else runs on the chain yet.
+      await anvilCall(anvil.rpcUrl, "evm_setAutomine", [true]);
       deployment = await deploy(anvil.rpcUrl, files.deployment, {
         chainId: options.chainId,
         launchSignerKey,
         graduationFunds: options.graduationFunds,
       });
+      await anvilCall(anvil.rpcUrl, "evm_setAutomine", [false]);
     }
     builder = await startDevBuilder({
       rpcUrl: anvil.rpcUrl,
@@ -226,6 +231,16 @@ const deploy = async (
   };
   writeFileSync(file, `${JSON.stringify(deployment, null, 2)}\n`);
   return deployment;
+};
+
+const anvilCall = async (rpcUrl: string, method: string, params: unknown[]): Promise<void> => {
+  const response = await rpcFetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
 };
 
 const readDeployment = (file: string): Deployment =>

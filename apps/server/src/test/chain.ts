@@ -11,18 +11,34 @@ export interface TestChain {
   chain: ChainContext;
   /** One JSON-RPC call straight to anvil (anvil_setBalance, anvil_setCode, ...). */
   rpc(method: string, params: unknown[]): Promise<Response>;
+  /** Mines a block now (through the dev builder, after any bundle in flight); answers its number. */
+  mine(): Promise<number>;
+  /**
+   * Seconds between blocks from now on (0: none until `mine`); the chain's own rhythm when
+   * not given. Anvil mines only when the builder says so: pause here, never on anvil.
+   */
+  setBlockTime(seconds?: number): Promise<void>;
   /** Sets the dev builder's faults (`{}` clears them): late answers, refused senders, ... */
   faults(value: DevBuilderFaults): Promise<void>;
   stop(): Promise<void>;
 }
 
+/**
+ * Seconds between a test chain's blocks: a fifth of the real local chain's second, so a test
+ * that waits for blocks (a payment confirmed, a dispersal's hops) waits a fifth as long.
+ */
+export const TEST_BLOCK_TIME = 0.2;
+
 /** The local profile's chain (anvil, our contracts, the dev builder) in a temporary data dir. */
-export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
+export const startTestChain = async (
+  masterKey: Buffer,
+  { blockTime = TEST_BLOCK_TIME }: { blockTime?: number } = {},
+): Promise<TestChain> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lb-chain-"));
   const local = await startLocalChain({
     dataDir,
     anvilPort: await getFreePort(),
-    blockTime: 1,
+    blockTime,
     chainId: profiles.local.chainId,
     masterKey,
     databaseExisted: false,
@@ -30,6 +46,17 @@ export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
     builderMaxTxs: 50,
     builderMinTip: parseEther("0.0005"),
   });
+  /** One JSON-RPC call to the dev builder (its `dev_` methods); answers the result. */
+  const builder = async <T>(method: string, params: unknown[]): Promise<T> => {
+    const response = await fetch(local.builderUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    const body = (await response.json()) as { result: T; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
+  };
   return {
     local,
     chain: localChainContext(profiles.local, local, 50),
@@ -39,12 +66,12 @@ export const startTestChain = async (masterKey: Buffer): Promise<TestChain> => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       }),
+    mine: () => builder<number>("dev_mine", []),
+    setBlockTime: async (seconds = blockTime) => {
+      await builder("dev_setBlockTime", [seconds]);
+    },
     faults: async (value) => {
-      await fetch(local.builderUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "dev_setFaults", params: [value] }),
-      });
+      await builder("dev_setFaults", [value]);
     },
     stop: async () => {
       await local.stop();

@@ -25,7 +25,7 @@ import { startAnvil } from "../dev/startAnvil.ts";
 import { sendSigned } from "./signedWrite.ts";
 
 /**
- * Test helper for the trading actions' integration tests: an anvil mining a block a second
+ * Test helper for the trading actions' integration tests: an anvil mining five blocks a second
  * with the local chain deployed (graduation at `graduationFunds`, 1 BNB by default, so a
  * test can graduate a token cheaply), fresh funded wallets, and tokens created directly
  * with `createToken`.
@@ -40,7 +40,7 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
   const anvil = await startAnvil({
     port: await getFreePort(),
     chainId,
-    blockTime: 1,
+    blockTime: 0.2,
     stateFile: null,
   });
   const signer = privateKeyToAccount(generatePrivateKey());

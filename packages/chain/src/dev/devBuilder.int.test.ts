@@ -37,7 +37,7 @@ beforeAll(async () => {
   anvil = await startAnvil({
     port: await getFreePort(),
     chainId: 31337,
-    blockTime: 1,
+    blockTime: null,
     stateFile: null,
   });
   builder = await startDevBuilder({
@@ -45,7 +45,7 @@ beforeAll(async () => {
     tipAddress: TIP,
     minTip: parseEther("0.0005"),
     maxTxs: 50,
-    blockTime: 1,
+    blockTime: 0.2,
   });
   client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
   // A contract whose every call reverts: PUSH1 0 PUSH1 0 REVERT.
@@ -71,6 +71,59 @@ const signTransfer = (nonce: number, to: Address, value: bigint, gas = 21_000n):
 
 const nextNonce = () =>
   client.getTransactionCount({ address: FUNDER.address, blockTag: "pending" });
+
+const blockNumber = async () => Number(await client.getBlockNumber({ cacheTime: 0 }));
+
+describe("the dev builder's rhythm", () => {
+  it("mines a block every blockTime seconds by itself, never faster", async () => {
+    const next = async (after: number) => {
+      while ((await blockNumber()) <= after) await new Promise((r) => setTimeout(r, 10));
+      return blockNumber();
+    };
+    const first = await next(await blockNumber());
+    const started = Date.now();
+    await next(first + 2);
+    // Three blocks after a fresh one, at 0.2 s each: at least 0.6 s (less a timer's slack).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  });
+
+  it("mines a block at once on dev_mine and answers its number", async () => {
+    await rpc(builder.url, "dev_setBlockTime", [0]);
+    try {
+      const before = await blockNumber();
+      const mined = await rpc(builder.url, "dev_mine", []);
+      expect(mined.result).toBe(before + 1);
+      expect(await blockNumber()).toBe(before + 1);
+    } finally {
+      await rpc(builder.url, "dev_setBlockTime", [0.2]);
+    }
+  });
+
+  it("mines nothing while dev_setBlockTime is 0, and keeps a sent transaction waiting", async () => {
+    await rpc(builder.url, "dev_setBlockTime", [0]);
+    try {
+      const before = await blockNumber();
+      const hash = await rpc(builder.url, "eth_sendRawTransaction", [
+        await signTransfer(await nextNonce(), TIP, 1n),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await blockNumber()).toBe(before);
+      await rpc(builder.url, "dev_setBlockTime", [0.2]);
+      const receipt = await client.waitForTransactionReceipt({
+        hash: hash.result as Hex,
+        pollingInterval: 50,
+      });
+      expect(Number(receipt.blockNumber)).toBeGreaterThan(before);
+    } finally {
+      await rpc(builder.url, "dev_setBlockTime", [0.2]);
+    }
+  });
+
+  it("refuses a negative block time", async () => {
+    const answer = await rpc(builder.url, "dev_setBlockTime", [-1]);
+    expect(answer.error?.message).toMatch(/invalid block time/);
+  });
+});
 
 describe("the dev builder", () => {
   it("lands every transaction of a bundle in one block, in order", async () => {

@@ -7,8 +7,11 @@ export interface StartAnvilParameters {
   port: number;
   host?: string;
   chainId: number;
-  /** Seconds between blocks; BSC's rhythm, slowed to one a second. */
-  blockTime: number;
+  /**
+   * Seconds between blocks (BSC's rhythm, slowed to one a second), or null for none: blocks
+   * only on `evm_mine` (the dev builder keeps the rhythm itself, fractions of a second too).
+   */
+  blockTime: number | null;
   /** Where chain state is loaded from and saved to; null keeps it in memory. */
   stateFile: string | null;
   /** Seconds between state snapshots while running. */
@@ -47,8 +50,7 @@ export const startAnvil = async (params: StartAnvilParameters): Promise<StartAnv
     String(params.port),
     "--chain-id",
     String(params.chainId),
-    "--block-time",
-    String(params.blockTime),
+    ...(params.blockTime === null ? ["--no-mining"] : ["--block-time", String(params.blockTime)]),
     "--order",
     "fifo",
     "--accounts",

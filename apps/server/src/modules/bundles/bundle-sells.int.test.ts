@@ -171,7 +171,7 @@ describe("POST /api/bundle/wallets/sell", () => {
   it("refuses a second, different sell from a wallet whose first is not mined yet, as that wallet's failure", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
-    await testChain.rpc("evm_setIntervalMining", [0]);
+    await testChain.setBlockTime(0);
     try {
       const first = await sell(bundle.token, [wallet], "50");
       const [pending] = sells(first.body.transactions as SellTransaction[]);
@@ -191,7 +191,7 @@ describe("POST /api/bundle/wallets/sell", () => {
       ]);
       expect(pending?.hash).toBeTruthy();
     } finally {
-      await testChain.rpc("evm_setIntervalMining", [1]);
+      await testChain.setBlockTime();
     }
   });
 
@@ -259,7 +259,7 @@ describe("POST /api/bundle/developer/sell", () => {
 describe("POST /api/bundle/tx/status for a sell", () => {
   it("answers the manager's record: pending until mined, then success", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
-    await testChain.rpc("evm_setIntervalMining", [0]);
+    await testChain.setBlockTime(0);
     let hash: string | null | undefined;
     try {
       const { body } = await sell(bundle.token, [bundle.wallets[0]?.address as Address], "100");
@@ -269,7 +269,7 @@ describe("POST /api/bundle/tx/status for a sell", () => {
         { hash, status: "pending", blockNumber: null, reason: null },
       ]);
     } finally {
-      await testChain.rpc("evm_setIntervalMining", [1]);
+      await testChain.setBlockTime();
     }
     const mined = await receipt(hash ?? null);
     await app.transactions?.reconcile();
@@ -283,17 +283,17 @@ describe("POST /api/bundle/tx/status for a sell", () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
     // The sell is priced for the curve; the graduating buy lands first in the same block.
-    await testChain.rpc("evm_setIntervalMining", [0]);
+    await testChain.setBlockTime(0);
     let hash: string | null | undefined;
     try {
       const graduating = graduate(testChain, bundle.token);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const { body } = await sell(bundle.token, [wallet], "100");
       hash = sells(body.transactions as SellTransaction[])[0]?.hash;
-      await testChain.rpc("evm_mine", []);
+      await testChain.mine();
       await graduating;
     } finally {
-      await testChain.rpc("evm_setIntervalMining", [1]);
+      await testChain.setBlockTime();
     }
     expect((await receipt(hash ?? null)).status).toBe("reverted");
     await app.transactions?.reconcile();

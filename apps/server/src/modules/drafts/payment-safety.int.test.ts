@@ -86,12 +86,11 @@ const cancelledPayment = async () => {
 };
 /** Runs `work` while the chain mines nothing (transactions wait in the mempool). */
 const paused = async (work: () => Promise<void>) => {
-  await testChain.rpc("evm_setIntervalMining", [0]);
-  await testChain.rpc("evm_setAutomine", [false]);
+  await testChain.setBlockTime(0);
   try {
     await work();
   } finally {
-    await testChain.rpc("evm_setIntervalMining", [1]);
+    await testChain.setBlockTime();
   }
 };
 const GAS_AT_MOST = parseEther("0.0005");
@@ -277,7 +276,7 @@ describe("a refund dropped, then landed late", () => {
     expect(second?.nonce).toBe(first?.nonce);
     // A node that kept the first one passes it on.
     await testChain.rpc("eth_sendRawTransaction", [first?.rawTx]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await testChain.faults({});
     for (let i = 0; i < 40 && (await balance(address)) > 0n; i++) {
       await tick();

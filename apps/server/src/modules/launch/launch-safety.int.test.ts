@@ -298,8 +298,7 @@ describe("a delayed buy", () => {
     });
     await execute(id);
     // The node stops mining: the buy goes out and waits in the mempool.
-    await rpc("evm_setIntervalMining", [0]);
-    await rpc("evm_setAutomine", [false]);
+    await testChain.setBlockTime(0);
     try {
       const sent = async () => {
         for (let i = 0; i < 100; i++) {
@@ -324,7 +323,7 @@ describe("a delayed buy", () => {
       ).launches;
       await service.recover();
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      await rpc("evm_setIntervalMining", [1]);
+      await testChain.setBlockTime();
       const row = async () =>
         (await app.database.db.select().from(delayedBuys).where(eq(delayedBuys.draftId, id)))[0];
       for (let i = 0; i < 50 && (await row())?.status === "running"; i++) await blocksPass(1);
@@ -333,7 +332,7 @@ describe("a delayed buy", () => {
       expect(said.filter((m) => m.startsWith("FAILED"))).toEqual([]);
       expect(terminal.filter((m) => m.startsWith("FAILED"))).toEqual([]);
     } finally {
-      await rpc("evm_setIntervalMining", [1]);
+      await testChain.setBlockTime();
     }
     expect(await creates(sniper)).toBe(1);
     const jobs = await app.database.db.select().from(launchJobs).where(eq(launchJobs.draftId, id));

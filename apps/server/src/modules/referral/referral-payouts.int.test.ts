@@ -144,7 +144,7 @@ describe("completing a claim", () => {
     // A node that kept the transfer passes it on: the claim is paid.
     await testChain.faults({});
     await testChain.rpc("eth_sendRawTransaction", [first?.rawTx]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
 
     const reject = await call("POST", `/api/admin/dashboard/claims/${claimId}/reject`, {});
     expect(reject.status).toBe(409);

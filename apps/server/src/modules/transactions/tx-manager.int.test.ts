@@ -204,7 +204,7 @@ describe("the transaction manager", () => {
     expect(reused?.nonce).toBe(row?.nonce);
     // Another node had the first one after all: it lands before the second.
     await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await testChain.faults({});
     await txm.waitFinal([second.key], { pollMs: 200 });
     const [a, b] = await Promise.all([txm.find([first.key]), txm.find([second.key])]);
@@ -216,7 +216,7 @@ describe("the transaction manager", () => {
     const { txm, first, row } = await droppedTransfer();
     // A node that kept it passes it on, long after it was dropped here.
     await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     const finished = await txm.reconcile();
     expect(finished.map((r) => [r.key, r.status])).toEqual([[first.key, "mined"]]);
     const [landed] = await txm.find([first.key]);
@@ -266,7 +266,7 @@ describe("the transaction manager", () => {
     expect(pinned?.nonce).toBe(row?.nonce);
     // The first lands from a pool that kept it: the second can no longer, and a third is refused.
     await testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await testChain.faults({});
     const third = { ...transfer(account, to, 1000n), retries: second.key };
     await expect(txm.send([third])).rejects.toThrow(/still on its way|landed/);
@@ -415,7 +415,7 @@ describe("the transaction manager", () => {
       gasPrice: BigInt(row?.gasPrice ?? 0) * 2n,
     });
     await testChain.rpc("eth_sendRawTransaction", [other]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     const [done] = await txm.waitFinal([intent.key], { pollMs: 200 });
     expect(done?.status).toBe("replaced");
     expect(done?.error).toMatch(/was used by another transaction/);
@@ -449,7 +449,7 @@ describe("the transaction manager", () => {
       result: string;
     };
     await testChain.rpc("eth_sendRawTransaction", [raw]);
-    await testChain.rpc("evm_mine", []);
+    await testChain.mine();
     await txm.reconcile();
     expect((await rows.byKeys(["test:dropped-block"]))[0]?.status).toBe("mined");
     await testChain.rpc("evm_revert", [snapshot]);
@@ -529,8 +529,8 @@ describe("the transaction manager", () => {
         pollingInterval: 100,
       });
       // Mined, and two more blocks on top: the nonce has been used for a while.
-      await testChain.rpc("evm_mine", []);
-      await testChain.rpc("evm_mine", []);
+      await testChain.mine();
+      await testChain.mine();
       await txm.reconcile();
       expect(lagging.lies()).toBe(1);
       const [done] = await txm.find([intent.key]);
