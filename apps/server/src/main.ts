@@ -44,6 +44,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const main = async () => {
   const startedAt = performance.now();
+  const startedAtTime = Date.now();
   const env = parseEnv();
   armFailpointsFromList(env.FAILPOINTS);
   const dataDir = path.resolve(env.DATA_DIR);
@@ -170,6 +171,8 @@ const main = async () => {
     keyPaymentLimitPerHour: env.KEY_PAYMENT_LIMIT_PER_HOUR,
     jobPollingSeconds: env.JOB_POLL_SECONDS,
   });
+  // The embedded database's one process: what the last one was doing when it died is ours now.
+  if (database.kind === "pglite") await app.jobs.retryAbandoned(new Date(startedAtTime));
   await app.launches.recover();
 
   if (profile.name === "local") {

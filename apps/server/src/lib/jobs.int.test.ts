@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { createTestDatabase } from "../test/database.ts";
-import { failedJobs, JobEngine } from "./jobs.ts";
+import { failedJobs, JobEngine, perBlockQueue } from "./jobs.ts";
 
 /** The job engine on this run's database: PGlite, or Postgres when DATABASE_URL is set. */
 let database: Database;
@@ -77,6 +77,33 @@ describe("the job engine", () => {
     await b.announceBlock(7);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runs.sort()).toEqual(["per-block-a:7", "per-block-b:7"]);
+  });
+
+  it("hands a pass left active by a process that died to the next process at once, not when it expires", async () => {
+    const [dead, next] = [await engine(), await engine()];
+    const runs: string[] = [];
+    let release = () => {};
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The dead process took block 1's pass and never finished it (its one worker is stuck).
+    await dead.onEachBlock(perBlockQueue("abandoned"), async () => {
+      runs.push("dead");
+      await hung;
+    });
+    await next.onEachBlock(perBlockQueue("abandoned"), async () => {
+      runs.push("next");
+    });
+    await dead.announceBlock(1);
+    await until(() => runs.includes("dead"));
+    try {
+      expect(await next.retryAbandoned(new Date())).toBe(1);
+      await next.announceBlock(2);
+      // Within a few seconds, not the queue's 30 s expiry.
+      await until(() => runs.includes("next"), 5_000);
+    } finally {
+      release();
+    }
   });
 
   it("starts its own delayed job when it falls due, not at the next poll", async () => {
