@@ -189,15 +189,12 @@ export class JobEngine {
     const { rows } = await this.boss
       .getDb()
       .executeSql(
-        `select name, array_agg(id) as ids from ${SCHEMA}.job where state = 'active' and started_on < $1 group by name`,
+        `select name, id from ${SCHEMA}.job where state = 'active' and started_on < $1`,
         [startedBefore.toISOString()],
       );
-    let count = 0;
-    for (const { name, ids } of rows as Array<{ name: string; ids: string[] }>) {
-      await this.boss.fail(name, ids, { message: "its process ended before it finished" });
-      count += ids.length;
-    }
-    return count;
+    for (const { name, id } of rows as Array<{ name: string; id: string }>)
+      await this.boss.fail(name, id, { message: "its process ended before it finished" });
+    return rows.length;
   }
 
   /** Stops these workers (the queue stays; other workers and processes go on working it). */
