@@ -106,6 +106,32 @@ describe("the job engine", () => {
     }
   });
 
+  it("retries a job with retries left that a dead process abandoned after its delay, not at the next poll", async () => {
+    const [dead, next] = [await engine(), await engine(30)];
+    const runs: string[] = [];
+    let release = () => {};
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const patient = { name: "patient", retryLimit: 3, retryDelay: 1 };
+    await dead.queue(patient, async () => {
+      runs.push("dead");
+      await hung;
+    });
+    await next.queue(patient, async () => {
+      runs.push("next");
+    });
+    await dead.send("patient", {});
+    await until(() => runs.includes("dead"));
+    try {
+      expect(await next.retryAbandoned(new Date())).toBe(1);
+      // Its 1 s retry delay, not the 30 s poll.
+      await until(() => runs.includes("next"), 5_000);
+    } finally {
+      release();
+    }
+  });
+
   it("starts its own delayed job when it falls due, not at the next poll", async () => {
     const jobs = await engine(60);
     let ranAt = 0;

@@ -186,14 +186,17 @@ export class JobEngine {
    * Answers how many it handed back.
    */
   async retryAbandoned(startedBefore: Date): Promise<number> {
-    const { rows } = await this.boss
-      .getDb()
-      .executeSql(
-        `select name, id from ${SCHEMA}.job where state = 'active' and started_on < $1`,
-        [startedBefore.toISOString()],
-      );
-    for (const { name, id } of rows as Array<{ name: string; id: string }>)
-      await this.boss.fail(name, id, { message: "its process ended before it finished" });
+    const { rows } = await this.boss.getDb().executeSql(
+      `select name, id, retry_count as "retryCount", retry_limit as "retryLimit",
+          retry_delay as "retryDelay", retry_backoff as "retryBackoff"
+        from ${SCHEMA}.job where state = 'active' and started_on < $1`,
+      [startedBefore.toISOString()],
+    );
+    for (const job of rows as AbandonedJob[]) {
+      await this.boss.fail(job.name, job.id, { message: "its process ended before it finished" });
+      // Its retry falls due after the queue's delay: wake this process's worker then.
+      if (job.retryCount < job.retryLimit) this.wakeForRetry(job.name, job, job);
+    }
     return rows.length;
   }
 
@@ -311,6 +314,15 @@ export class JobEngine {
     if (options.retryBackoff) this.wakeAt(name, now + (most / 2) * 1000);
     this.wakeAt(name, now + most * 1000);
   }
+}
+
+interface AbandonedJob {
+  name: string;
+  id: string;
+  retryCount: number;
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
 }
 
 /** How often an idle worker polls by default (see `pollingIntervalSeconds`). */
