@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, http, parseEther } from "viem";
 import { afterAll } from "vitest";
+import { serverArgs } from "../scripts/build-server.mjs";
 import { apiClient } from "./support/api.ts";
 import { describe, expect, test } from "./support/fixtures.ts";
 import { startServer } from "./support/server.ts";
@@ -83,7 +84,7 @@ describe("npm start", () => {
 
   test("says how to reset when the chain state is gone but the database is not", async () => {
     rmSync(path.join(dataDir, "chain", "state.json"));
-    const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    const result = spawnSync(process.execPath, serverArgs(), {
       cwd: path.resolve(import.meta.dirname, ".."),
       env: { ...process.env, DATA_DIR: dataDir, PORT: "0", ANVIL_PORT: "27991", DATABASE_URL: "" },
       encoding: "utf8",
@@ -97,7 +98,7 @@ describe("npm start", () => {
   });
 
   test("stops with one line naming every bad variable", () => {
-    const result = spawnSync(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    const result = spawnSync(process.execPath, serverArgs(), {
       cwd: path.resolve(import.meta.dirname, ".."),
       env: { ...process.env, CHAIN: "ethereum", PORT: "http", DATA_DIR: dataDir },
       encoding: "utf8",

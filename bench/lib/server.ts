@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverArgs } from "../../scripts/build-server.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
@@ -111,24 +112,20 @@ export const startServer = async (options: {
   const port = await freePort();
   const anvilPort = await freePort([port]);
   const startedAt = performance.now();
-  const child = spawn(
-    process.execPath,
-    [...(options.nodeArgs ?? []), "--import", "tsx", "apps/server/src/main.ts"],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: options.dataDir,
-        PORT: String(port),
-        ANVIL_PORT: String(anvilPort),
-        HOST,
-        LOG_LEVEL: "warn",
-        RATE_LIMIT_PER_MINUTE: "100000000",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs()], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: options.dataDir,
+      PORT: String(port),
+      ANVIL_PORT: String(anvilPort),
+      HOST,
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      ...options.env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
   let stopped: Promise<void> | undefined;
   const server: RunningServer = {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
+import { serverArgs } from "../../scripts/build-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -28,26 +29,22 @@ export const startServer = async (
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "bundler-e2e-"));
   const port = options.port ?? (await getFreePort());
   const anvilPort = await getFreePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "apps/server/src/main.ts")],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        ANVIL_PORT: String(anvilPort),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "warn",
-        FREE_KEY_LIMIT_PER_HOUR: "1000",
-        FREE_KEYS_PER_IP_PER_DAY: "1000",
-        DATABASE_URL: "",
-        ...options.env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, serverArgs(), {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ANVIL_PORT: String(anvilPort),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      FREE_KEY_LIMIT_PER_HOUR: "1000",
+      FREE_KEYS_PER_IP_PER_DAY: "1000",
+      DATABASE_URL: "",
+      ...options.env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();

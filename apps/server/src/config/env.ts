@@ -2,6 +2,7 @@ import path from "node:path";
 import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY, KEY_PRICING_DEFAULTS } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
+import { SERVER_ROOT } from "../paths.ts";
 
 const url = (protocols: string[]) =>
   z
@@ -204,7 +205,7 @@ const fields = z.object({
   /** Free keys one client address may get in 24 hours, counted in the database. */
   FREE_KEYS_PER_IP_PER_DAY: int(FREE_KEYS_PER_IP_PER_DAY, 1),
   BODY_LIMIT_BYTES: int(2 * 1024 * 1024, 1024),
-  WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../../web/dist")),
+  WEB_DIST: z.string().default(path.join(SERVER_ROOT, "../web/dist")),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Crash tests only: failpoint names (lib/failpoints.ts) at which the server kills itself. */
   FAILPOINTS: z.string().optional(),

@@ -6,6 +6,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { SERVER_ROOT } from "../paths.ts";
 import { type ChannelHandlers, listenPg, type StopListening } from "./pg-listener.ts";
 import * as schema from "./schema.ts";
 
@@ -80,7 +81,7 @@ const tryLockPg = async (connectionString: string, key: string): Promise<Release
   return null;
 };
 
-const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+const migrationsFolder = path.join(SERVER_ROOT, "drizzle");
 
 /**
  * Opens Postgres when `databaseUrl` is set, otherwise the embedded PGlite in

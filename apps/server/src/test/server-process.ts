@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { serverArgs } from "../../../../scripts/build-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../../../..");
 
@@ -18,7 +19,7 @@ export class ServerProcess {
   /** Starts the server; resolves once it is ready. `extra` adds variables for this start only. */
   async start(extra: Record<string, string> = {}): Promise<void> {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const proc = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    const proc = spawn(process.execPath, serverArgs(), {
       cwd: root,
       env: { ...inherited, LOG_LEVEL: "warn", ...this.env, ...extra },
       stdio: ["ignore", "pipe", "pipe"],
