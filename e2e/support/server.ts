@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
+import { fromServerTemplate } from "../../apps/server/src/test/server-template.ts";
 import { serverArgs } from "../../scripts/build-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -21,12 +22,18 @@ export interface RunningServer {
 
 /**
  * Starts the real server the way `npm start` does (embedded database, local chain),
- * in its own data dir, on free ports.
+ * in its own data dir, on free ports. Without a `dataDir`, on the local chain and the embedded
+ * database, it starts from a copy of what a first start leaves (server-template.ts: the seconds
+ * of initdb and deployment are spent once a run); a test of the first start gives a `dataDir`.
  */
 export const startServer = async (
   options: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
 ): Promise<RunningServer> => {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "bundler-e2e-"));
+  const env = options.env ?? {};
+  const localChain = (env.CHAIN ?? "local") === "local" && !env.RPC_URL && !env.DATABASE_URL;
+  const copiedKey =
+    options.dataDir || !localChain ? null : await fromServerTemplate(dataDir, { env });
   const port = options.port ?? (await getFreePort());
   const anvilPort = await getFreePort();
   const child: ChildProcess = spawn(process.execPath, serverArgs(), {
@@ -71,7 +78,7 @@ export const startServer = async (
     });
   });
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const superadminKey = /Superadmin access key[^:]*: (\S+)/.exec(output)?.[1] ?? null;
+  const superadminKey = /Superadmin access key[^:]*: (\S+)/.exec(output)?.[1] ?? copiedKey;
   return {
     url: `http://127.0.0.1:${port}`,
     port,

@@ -1,19 +1,27 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
-import { type Address, createWalletClient, http, parseEther } from "viem";
+import { type Address, createWalletClient, http, keccak256, parseEther } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { anvilAt } from "./anvil-at.ts";
+import { createPostgresDatabase } from "./database.ts";
 import { ServerProcess } from "./server-process.ts";
+import { fromServerTemplate } from "./server-template.ts";
 
 /**
  * The real server with its own local chain in a temporary data dir, for crash tests: started
  * (optionally with FAILPOINTS that SIGKILL it), called as its superadmin, paid from fresh
- * accounts, and removed with its chain at the end.
+ * accounts, and removed with its chain at the end. On the embedded database, or on a fresh
+ * database of the Postgres at `postgres` (dropped by `remove`).
  */
-export const crashServer = (name: string, env: Record<string, string> = {}) => {
+export const crashServer = (
+  name: string,
+  givenEnv: Record<string, string> = {},
+  { postgres }: { postgres?: string | undefined } = {},
+) => {
+  let env = givenEnv;
+  let database: { url: string; drop: () => Promise<void> } | undefined;
   let dataDir = "";
   let port = 0;
   let anvilPort = 0;
@@ -38,20 +46,34 @@ export const crashServer = (name: string, env: Record<string, string> = {}) => {
       const deployment = readFileSync(path.join(dataDir, "chain", "deployment.json"), "utf8");
       return [...new Set(deployment.match(/0x[0-9a-fA-F]{40}/g) ?? [])] as Address[];
     },
-    /** Starts the server (its chain on a fresh port: the last one may linger). */
+    /**
+     * Starts the server (its chain on a fresh port: the last one may linger). Its first start
+     * begins from a copy of the template data dir (server-template.ts) unless `env` names a
+     * MASTER_KEY, which a test gives to watch a real first start.
+     */
     async start(failpoints?: string): Promise<void> {
       if (!server) {
+        if (postgres) {
+          database = await createPostgresDatabase(postgres);
+          env = { ...env, DATABASE_URL: database.url };
+        }
         dataDir = mkdtempSync(path.join(tmpdir(), `lb-${name}-`));
         port = await getFreePort();
+        const copied = env.MASTER_KEY
+          ? null
+          : await fromServerTemplate(dataDir, {
+              env,
+              database: env.DATABASE_URL ? "postgres" : "pglite",
+            });
         server = new ServerProcess({
           CHAIN: "local",
           DATA_DIR: dataDir,
           PORT: String(port),
           HOST: "127.0.0.1",
-          MASTER_KEY: randomBytes(32).toString("hex"),
           RATE_LIMIT_PER_MINUTE: "1000000",
           ...env,
         });
+        if (copied) server.key = copied;
       }
       anvilPort = await getFreePort();
       await server.start({
@@ -90,12 +112,45 @@ export const crashServer = (name: string, env: Record<string, string> = {}) => {
       await chain.client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
       return account.address;
     },
+    /**
+     * A payment from `from` to `to`, signed once, now: `send` broadcasts that one transaction
+     * and waits until it is mined, and may be called again after a kill cut it off (the chain
+     * lives in the server's process group here, unlike BSC): it sends the same transaction
+     * again, never a second payment, as a wallet that paid does not pay twice.
+     */
+    async signedPayment(to: string, value: bigint, from: PrivateKeyAccount) {
+      const client = chain.client();
+      const raw = await from.signTransaction({
+        chainId: await client.getChainId(),
+        nonce: await client.getTransactionCount({ address: from.address, blockTag: "pending" }),
+        to: to as Address,
+        value,
+        gas: 21_000n,
+        gasPrice: await client.getGasPrice(),
+        type: "legacy",
+      });
+      const hash = keccak256(raw);
+      return {
+        hash,
+        send: async (): Promise<void> => {
+          await chain
+            .client()
+            .request({ method: "eth_sendRawTransaction", params: [raw] })
+            .catch((error: Error) => {
+              // Already in the pool or already mined: the same payment, sent before the kill.
+              if (!/already known|nonce too low|already imported/i.test(error.message)) throw error;
+            });
+          await chain.client().waitForTransactionReceipt({ hash, pollingInterval: 200 });
+        },
+      };
+    },
     /** Kills the server, waits for its chain to stop writing, removes the data dir. */
     async remove(): Promise<void> {
       await server?.crash();
       if (anvilPort) await chain.stopped().catch(() => {});
       if (dataDir)
         rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+      await database?.drop();
     },
   };
 };
