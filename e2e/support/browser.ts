@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -22,29 +19,41 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium with a fresh profile: a first-time visitor. */
-export const openBrowser = async (): Promise<TestBrowser> => {
-  const userDataDir = mkdtempSync(path.join(tmpdir(), "bundler-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
+/**
+ * Debian's Chromium, started once per test file (a start costs a second or two): each visitor
+ * is a context of its own in it (`openBrowser`).
+ */
+let running: Promise<Browser> | undefined;
+const chromiumOnce = (): Promise<Browser> => {
+  running ??= chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: CHROMIUM_ARGS,
     headless: true,
+  });
+  return running;
+};
+
+/** Closes the file's Chromium (the e2e fixtures do, after the file's last test). */
+export const closeChromium = async (): Promise<void> => {
+  const browser = running;
+  running = undefined;
+  await (await browser)?.close();
+};
+
+/**
+ * A first-time visitor: a fresh browser context (its own cookies, storage, IndexedDB and
+ * cache, as a fresh profile has) in the file's Chromium.
+ */
+export const openBrowser = async (): Promise<TestBrowser> => {
+  const context = await (await chromiumOnce()).newContext({
     viewport: { width: 1280, height: 800 },
     permissions: ["clipboard-read", "clipboard-write"],
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
-  return {
-    context,
-    page,
-    errors,
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
+  return { context, page, errors, close: () => context.close() };
 };

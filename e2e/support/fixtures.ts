@@ -22,8 +22,9 @@
  *   file: `test.override("serverEnv", { PAYMENT_WINDOW_SECONDS: "8" })`.
  * - `server` (file): the real server as `npm start` runs it (embedded database, local anvil
  *   chain, built web app), on free ports with its own data dir; `server.superadminKey` is set.
- * - `browser` (test): Debian's Chromium with a fresh profile, a first-time visitor;
- *   `browser.errors` collects console errors.
+ * - `chromium` (file): Debian's Chromium, started once for the file and closed after it.
+ * - `browser` (test): a fresh context in it (its own storage, as a fresh profile), a first-time
+ *   visitor; `browser.errors` collects console errors.
  * - `page` (test): `browser.page`, not logged in.
  * - `key` (test): a free access key taken in `page` through "Get Free Access": `page` is on the
  *   app, logged in with it. `test.beforeEach(logIn)` logs in every test of a block or file;
@@ -46,7 +47,7 @@ import type { Address, Hex } from "viem";
 import { formatEther, parseEther } from "viem";
 import { test as base } from "vitest";
 import { type Api, apiClient, until } from "./api.ts";
-import { openBrowser } from "./browser.ts";
+import { closeChromium, openBrowser } from "./browser.ts";
 import { getFreeAccess, type PayableDraft, payableDraft } from "./flows.ts";
 import { startServer } from "./server.ts";
 
@@ -135,7 +136,11 @@ export const test = base
     return server;
   })
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from it
-  .extend("browser", async ({}, { onCleanup }) => {
+  .extend("chromium", { scope: "file" }, async ({}, { onCleanup }) => {
+    onCleanup(closeChromium);
+    return true;
+  })
+  .extend("browser", async ({ chromium: _chromium }, { onCleanup }) => {
     const browser = await openBrowser();
     onCleanup(() => browser.close());
     return browser;
