@@ -1,8 +1,22 @@
 import { defineConfig } from "vitest/config";
 
+const POSTGRES_FILES = [
+  "apps/server/src/db/*.int.test.ts",
+  "apps/server/src/test/*.int.test.ts",
+  "apps/server/src/lib/{access,jobs,limits,realtime}.int.test.ts",
+  "apps/server/src/{main,scale-out}.int.test.ts",
+  "apps/server/src/modules/transactions/*.int.test.ts",
+  "apps/server/src/modules/*/*-safety.int.test.ts",
+  "apps/server/src/modules/*/*.crash.int.test.ts",
+  "apps/server/src/modules/auth/auth.cache.int.test.ts",
+  "apps/server/src/modules/admin/admin.int.test.ts",
+  "apps/server/src/modules/referral/referral-{claims,payouts}.int.test.ts",
+];
+
 /**
  * One runner for everything. `unit` is pure logic; `web` renders the web app's components
  * in jsdom against msw handlers; `integration` talks to a real anvil and a real database;
+ * `postgres` is a part of `integration` again on Postgres (.ci/run sets DATABASE_URL);
  * `e2e` drives Debian's Chromium against the real server; `reliability` is the reduced run of
  * `npm run reliability` (reliability/rows.ts), after the rest.
  */
@@ -35,6 +49,21 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
+          environment: "node",
+          globalSetup: ["./scripts/test-global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The Postgres pass (`.ci/run`, DATABASE_URL set): the integration files whose SQL the two
+        // databases treat differently (locks, LISTEN/NOTIFY, pools, several processes: the job
+        // engine, the transaction manager, the repositories' races, scale-out, crashes), not
+        // every integration file a second time.
+        test: {
+          name: "postgres",
+          include: POSTGRES_FILES,
           environment: "node",
           globalSetup: ["./scripts/test-global-setup.ts"],
           testTimeout: 60_000,

@@ -133,11 +133,13 @@ export const prepare = async (
       const { id, address } = await paidDraft(server, 1);
       const payer = privateKeyToAccount(generatePrivateKey());
       await server.setBalance(payer.address, parseEther("1"));
+      // Signed before the kill: a payment the kill cut off is broadcast again, never paid twice.
+      const payment = await server.signedPayment(address, FEE, payer);
       return {
         declared: [address, payer.address, treasury],
         failpoints: ["tx.recorded"],
         start: async () => {
-          await server.pay(address, FEE, payer);
+          await payment.send();
           return { status: 200 };
         },
         finished: async () =>
@@ -164,6 +166,11 @@ export const prepare = async (
       ).body as { receiver: Address; amount: string };
       const payer = privateKeyToAccount(generatePrivateKey());
       await server.setBalance(payer.address, parseEther("1"));
+      const payment = await server.signedPayment(
+        created.receiver,
+        parseEther(created.amount),
+        payer,
+      );
       const status = async () =>
         (await api("GET", `/api/wallets/disperse/status?dispersalId=${created.receiver}`)).body
           .status as string;
@@ -171,7 +178,7 @@ export const prepare = async (
         declared: [created.receiver, payer.address, ...wallets],
         failpoints: ["tx.recorded"],
         start: async () => {
-          await server.pay(created.receiver, parseEther(created.amount), payer);
+          await payment.send();
           return { status: 200 };
         },
         finished: async () => (await status()) === "completed",

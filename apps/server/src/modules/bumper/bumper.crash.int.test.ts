@@ -11,7 +11,13 @@ import { draftInput } from "../../test/drafts-api.ts";
  * once, and every wei the bumper was funded with is accounted for.
  */
 const FEE = parseEther("0.01");
-const crashed = crashServer("bumper-crash", { LAUNCH_FEE_BNB: "0.01", BUMPER_MINUTE_SECONDS: "1" });
+const crashed = crashServer(
+  "bumper-crash",
+  { LAUNCH_FEE_BNB: "0.01", BUMPER_MINUTE_SECONDS: "1" },
+  {
+    postgres: process.env.DATABASE_URL,
+  },
+);
 const { api, waitFor, pay, client, setBalance, start } = crashed;
 const server = {
   stop: () => crashed.process.stop(),

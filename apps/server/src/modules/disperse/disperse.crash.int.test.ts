@@ -16,6 +16,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
+import { createPostgresDatabase } from "../../test/database.ts";
 import { ServerProcess } from "../../test/server-process.ts";
 import { accountFor, readDispersal } from "./dispersal-ledger.test-support.ts";
 
@@ -30,6 +31,7 @@ let client: PublicClient;
 let dataDir: string;
 let port: number;
 let server: ServerProcess;
+let postgres: { url: string; drop: () => Promise<void> } | undefined;
 const masterKey = randomBytes(32).toString("hex");
 
 const rpc = (method: string, params: unknown[]) =>
@@ -85,6 +87,8 @@ beforeAll(async () => {
   await rpc("anvil_setBalance", [funder.address, `0x${parseEther("1000").toString(16)}`]);
   dataDir = mkdtempSync(path.join(tmpdir(), "lb-disperse-crash-"));
   port = await getFreePort();
+  // On the Postgres at DATABASE_URL when it is set (a fresh database), else the embedded one.
+  if (process.env.DATABASE_URL) postgres = await createPostgresDatabase(process.env.DATABASE_URL);
   server = new ServerProcess({
     CHAIN: "local",
     RPC_URL: anvil.rpcUrl,
@@ -93,6 +97,7 @@ beforeAll(async () => {
     HOST: "127.0.0.1",
     MASTER_KEY: masterKey,
     RATE_LIMIT_PER_MINUTE: "1000000",
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   });
   await start();
 });
@@ -101,6 +106,7 @@ afterAll(async () => {
   await server?.crash();
   await anvil?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  await postgres?.drop();
 });
 
 describe("a dispersal across server crashes", () => {
@@ -166,7 +172,7 @@ describe("a dispersal across server crashes", () => {
       await waitFor(async () => (await status(d.receiver)).status === "completed", "completion");
     await stop();
 
-    const database = await openDatabase({ dataDir });
+    const database = await openDatabase({ databaseUrl: postgres?.url, dataDir });
     try {
       for (const d of all) {
         const finals = await Promise.all(

@@ -10,7 +10,13 @@ import { draftInput } from "../../test/drafts-api.ts";
  * exactly once, and a launch that did not land leaves its draft paid.
  */
 const FEE = parseEther("0.01");
-const crashed = crashServer("launch-crash", { LAUNCH_FEE_BNB: "0.01" });
+const crashed = crashServer(
+  "launch-crash",
+  { LAUNCH_FEE_BNB: "0.01" },
+  {
+    postgres: process.env.DATABASE_URL,
+  },
+);
 const { api, waitFor, pay, client, setBalance, start } = crashed;
 const server = {
   stop: () => crashed.process.stop(),
