@@ -1,68 +1,16 @@
-import { generateKeyPairSync, webcrypto } from "node:crypto";
-import { TOTAL_SUPPLY } from "@bundler/contracts";
 import { type Draft, type DraftSummary, draftInputSchema, QUOTAS } from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import { describe, expect, it, vi } from "vitest";
 import { rowCounts } from "../../test/row-counts.ts";
+import { draftInput, useDraftsTestbed, wallet } from "./drafts.test-support.ts";
 
-let app: TestApp;
-let keyA: string;
-let keyB: string;
-
-beforeAll(async () => {
-  app = await createTestApp({ bodyLimitBytes: 2 * 1024 * 1024 });
-  keyA = await app.auth.mintKey("user");
-  keyB = await app.auth.mintKey("user");
-});
-afterAll(async () => {
-  await app.close();
-});
-
-const call = async (
-  key: string,
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  payload?: unknown,
-) => {
-  const response = await app.server.inject({
-    method,
-    url,
-    headers: { "x-auth-key": key },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return { status: response.statusCode, body: response.json() as Record<string, unknown> };
-};
-
-const wallet = () => {
-  const privateKey = generatePrivateKey();
-  return { address: privateKeyToAccount(privateKey).address, privateKey };
-};
-
-const draftInput = () => ({
-  tokenInfo: {
-    name: "Moon",
-    symbol: "MOON",
-    description: "to the moon",
-    image: "data:image/png;base64,AAAA",
-  },
-  deployerWallet: wallet(),
-  walletConfig: {
-    wallets: [
-      { ...wallet(), buyValue: "0.01" },
-      { ...wallet(), buyValue: "0.02" },
-    ],
-    tip: "0.001",
-    tipPayer: wallet(),
-  },
-});
+const ctx = useDraftsTestbed();
+const { call } = ctx;
 
 describe("drafts", () => {
   it("creates, reads, lists, updates and deletes a draft, returning keys only to its owner", async () => {
     const input = draftInput();
-    const created = await call(keyA, "POST", "/api/draft/create", input);
+    const created = await call(ctx.keyA, "POST", "/api/draft/create", input);
     expect(created.status).toBe(200);
     const draft = created.body.draft as Draft;
     expect(created.body.draftId).toBe(draft._id);
@@ -75,24 +23,24 @@ describe("drafts", () => {
     expect(draft.tokenInfo.tradingFee).toBe("0.25");
     expect(new Date(draft.expiresAt ?? 0).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
 
-    const listed = await call(keyA, "GET", "/api/draft/list");
+    const listed = await call(ctx.keyA, "GET", "/api/draft/list");
     expect((listed.body.drafts as DraftSummary[]).map((d) => d._id)).toContain(draft._id);
-    expect((await call(keyB, "GET", "/api/draft/list")).body).toMatchObject({
+    expect((await call(ctx.keyB, "GET", "/api/draft/list")).body).toMatchObject({
       drafts: [],
       total: 0,
     });
 
     const changed = { ...input, tokenInfo: { ...input.tokenInfo, name: "Moon 2" } };
-    const updated = await call(keyA, "PUT", `/api/draft/${draft._id}`, changed);
+    const updated = await call(ctx.keyA, "PUT", `/api/draft/${draft._id}`, changed);
     expect(updated.status).toBe(200);
     expect((updated.body.draft as Draft).tokenInfo.name).toBe("Moon 2");
 
-    expect((await call(keyA, "DELETE", `/api/draft/${draft._id}`)).status).toBe(200);
-    expect((await call(keyA, "GET", `/api/draft/${draft._id}`)).status).toBe(404);
+    expect((await call(ctx.keyA, "DELETE", `/api/draft/${draft._id}`)).status).toBe(200);
+    expect((await call(ctx.keyA, "GET", `/api/draft/${draft._id}`)).status).toBe(404);
   });
 
   it("answers 404 to another user on every draft route, and to a malformed id", async () => {
-    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const { body } = await call(ctx.keyA, "POST", "/api/draft/create", draftInput());
     const id = body.draftId as string;
     const routes: Array<["GET" | "POST" | "PUT" | "DELETE", string, unknown?]> = [
       ["GET", `/api/draft/${id}`],
@@ -104,22 +52,22 @@ describe("drafts", () => {
       ["POST", `/api/draft/${id}/execute`],
     ];
     for (const [method, url, payload] of routes) {
-      const answer = await call(keyB, method, url, payload);
+      const answer = await call(ctx.keyB, method, url, payload);
       expect(answer.status, `${method} ${url}`).toBe(404);
       expect(answer.body).toEqual({ success: false, error: "Draft not found" });
-      const malformed = await call(keyA, method, url.replace(id, "not-a-uuid"), payload);
+      const malformed = await call(ctx.keyA, method, url.replace(id, "not-a-uuid"), payload);
       expect(malformed.status, `${method} ${url} malformed`).toBe(404);
     }
     // Still there for its owner.
-    expect((await call(keyA, "GET", `/api/draft/${id}`)).status).toBe(200);
+    expect((await call(ctx.keyA, "GET", `/api/draft/${id}`)).status).toBe(200);
   });
 
   it("never stores a private key in plaintext", async () => {
     const input = draftInput();
-    await call(keyA, "POST", "/api/draft/create", input);
+    await call(ctx.keyA, "POST", "/api/draft/create", input);
     const dump = JSON.stringify(
-      (await app.database.db.execute(sql`select * from wallet_keys`)).rows,
-    ).concat(JSON.stringify((await app.database.db.execute(sql`select * from drafts`)).rows));
+      (await ctx.app.database.db.execute(sql`select * from wallet_keys`)).rows,
+    ).concat(JSON.stringify((await ctx.app.database.db.execute(sql`select * from drafts`)).rows));
     const keys = [
       input.deployerWallet.privateKey,
       input.walletConfig.tipPayer.privateKey,
@@ -129,7 +77,7 @@ describe("drafts", () => {
       expect(dump.toLowerCase()).not.toContain(key.slice(2).toLowerCase());
       expect(dump).not.toContain(Buffer.from(key.slice(2), "hex").toString("base64"));
     }
-    const rows = (await app.database.db.execute(sql`select key_id, iv from wallet_keys`)).rows;
+    const rows = (await ctx.app.database.db.execute(sql`select key_id, iv from wallet_keys`)).rows;
     expect(rows.length).toBeGreaterThanOrEqual(4);
     expect(new Set(rows.map((r) => (r as { iv: string }).iv)).size).toBe(rows.length);
   });
@@ -137,7 +85,7 @@ describe("drafts", () => {
   it("rejects a wallet whose address does not match its key", async () => {
     const input = draftInput();
     input.deployerWallet.address = wallet().address;
-    const answer = await call(keyA, "POST", "/api/draft/create", input);
+    const answer = await call(ctx.keyA, "POST", "/api/draft/create", input);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatch(/does not match/);
   });
@@ -152,13 +100,13 @@ describe("drafts", () => {
         wallets: [{ ...first, tokenAmount: "12345000000000" }, second],
       },
     };
-    const created = await call(keyA, "POST", "/api/draft/create", input);
+    const created = await call(ctx.keyA, "POST", "/api/draft/create", input);
     const draft = created.body.draft as Draft;
     expect(draft.walletConfig.wallets.map((w) => w.tokenAmount)).toEqual([
       "12345000000000",
       undefined,
     ]);
-    const updated = await call(keyA, "PUT", `/api/draft/${draft._id}`, {
+    const updated = await call(ctx.keyA, "PUT", `/api/draft/${draft._id}`, {
       ...input,
       tokenInfo: { ...input.tokenInfo, name: "Moon 3" },
     });
@@ -169,7 +117,7 @@ describe("drafts", () => {
 
   it("saves a draft without a tip, but refuses one that is negative or not a number", async () => {
     const input = draftInput();
-    const empty = await call(keyA, "POST", "/api/draft/create", {
+    const empty = await call(ctx.keyA, "POST", "/api/draft/create", {
       ...input,
       walletConfig: { ...input.walletConfig, tip: "" },
     });
@@ -179,7 +127,7 @@ describe("drafts", () => {
       ["-0.001", "Tip cannot be negative"],
       ["lots", "Tip must be a number"],
     ]) {
-      const refused = await call(keyA, "POST", "/api/draft/create", {
+      const refused = await call(ctx.keyA, "POST", "/api/draft/create", {
         ...input,
         walletConfig: { ...input.walletConfig, tip },
       });
@@ -235,35 +183,35 @@ describe("drafts", () => {
 
   it("refuses a huge amount, string or delay on create with 400 and writes no draft and no key", async () => {
     for (const [body, error] of oversized(draftInput())) {
-      const before = await rowCounts(app.database.db);
-      const answer = await call(keyA, "POST", "/api/draft/create", body);
+      const before = await rowCounts(ctx.app.database.db);
+      const answer = await call(ctx.keyA, "POST", "/api/draft/create", body);
       expect(answer.status, error).toBe(400);
       expect(answer.body).toEqual({ success: false, error });
-      expect(await rowCounts(app.database.db)).toEqual(before);
+      expect(await rowCounts(ctx.app.database.db)).toEqual(before);
     }
   });
 
   it("refuses a huge amount, string or delay on update with 400 and changes nothing", async () => {
     const input = draftInput();
-    const { body } = await call(keyA, "POST", "/api/draft/create", input);
+    const { body } = await call(ctx.keyA, "POST", "/api/draft/create", input);
     const id = body.draftId as string;
-    const saved = (await call(keyA, "GET", `/api/draft/${id}`)).body.draft;
+    const saved = (await call(ctx.keyA, "GET", `/api/draft/${id}`)).body.draft;
     for (const [changed, error] of oversized(draftInput())) {
-      const before = await rowCounts(app.database.db);
-      const answer = await call(keyA, "PUT", `/api/draft/${id}`, changed);
+      const before = await rowCounts(ctx.app.database.db);
+      const answer = await call(ctx.keyA, "PUT", `/api/draft/${id}`, changed);
       expect(answer.status, error).toBe(400);
       expect(answer.body).toEqual({ success: false, error });
-      expect(await rowCounts(app.database.db)).toEqual(before);
+      expect(await rowCounts(ctx.app.database.db)).toEqual(before);
     }
-    expect((await call(keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
+    expect((await call(ctx.keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
   });
 
   it("refuses to execute an unpaid draft (409) and to pay without a chain (503)", async () => {
-    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
-    const execute = await call(keyA, "POST", `/api/draft/${body.draftId}/execute`);
+    const { body } = await call(ctx.keyA, "POST", "/api/draft/create", draftInput());
+    const execute = await call(ctx.keyA, "POST", `/api/draft/${body.draftId}/execute`);
     expect(execute.status).toBe(409);
     expect(execute.body.error).toMatch(/not paid/);
-    const pay = await call(keyA, "POST", `/api/draft/${body.draftId}/payment`);
+    const pay = await call(ctx.keyA, "POST", `/api/draft/${body.draftId}/payment`);
     expect(pay.status).toBe(503);
     expect(pay.body.error).toBe("chain unavailable");
   });
@@ -271,14 +219,14 @@ describe("drafts", () => {
 
 describe("the open drafts quota", () => {
   it("refuses a draft past the 50 open ones with 409, saying what to do, and writes nothing", async () => {
-    const owner = await app.auth.mintKey("user");
+    const owner = await ctx.app.auth.mintKey("user");
     const ids: string[] = [];
     for (let i = 0; i < QUOTAS.openDrafts; i++) {
       const created = await call(owner, "POST", "/api/draft/create", draftInput());
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       ids.push(created.body.draftId as string);
     }
-    const before = await rowCounts(app.database.db);
+    const before = await rowCounts(ctx.app.database.db);
     const refused = await call(owner, "POST", "/api/draft/create", draftInput());
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({
@@ -286,26 +234,26 @@ describe("the open drafts quota", () => {
       error:
         "You already have 50 open drafts, the most one key may keep: delete a draft you no longer need, or launch one, then try again",
     });
-    expect(await rowCounts(app.database.db)).toEqual(before);
+    expect(await rowCounts(ctx.app.database.db)).toEqual(before);
 
     expect((await call(owner, "DELETE", `/api/draft/${ids[0]}`)).status).toBe(200);
     expect((await call(owner, "POST", "/api/draft/create", draftInput())).status).toBe(200);
   });
 
   it("gives the last free place to one of several requests arriving at once", async () => {
-    const owner = await app.auth.mintKey("user");
+    const owner = await ctx.app.auth.mintKey("user");
     for (let i = 0; i < QUOTAS.openDrafts - 1; i++)
       await call(owner, "POST", "/api/draft/create", draftInput());
     // Straight to the service: little work before each transaction, so they overlap.
-    const userId = (await app.auth.authenticate(owner))?.id ?? "";
+    const userId = (await ctx.app.auth.authenticate(owner))?.id ?? "";
     const input = draftInputSchema.parse({ tokenInfo: draftInput().tokenInfo });
     // Open the connections first (on Postgres), so that no transaction waits for one.
     await Promise.all(
-      Array.from({ length: 8 }, () => app.database.db.execute(sql`select pg_sleep(0.05)`)),
+      Array.from({ length: 8 }, () => ctx.app.database.db.execute(sql`select pg_sleep(0.05)`)),
     );
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
-        app.drafts.create(userId, input).then(
+        ctx.app.drafts.create(userId, input).then(
           () => ({ status: 200 }),
           (error: { statusCode?: number }) => ({ status: error.statusCode }),
         ),
@@ -316,7 +264,7 @@ describe("the open drafts quota", () => {
 
   it("does not count another user's drafts", async () => {
     expect(QUOTAS.openDrafts).toBe(50);
-    const fresh = await app.auth.mintKey("user");
+    const fresh = await ctx.app.auth.mintKey("user");
     expect((await call(fresh, "POST", "/api/draft/create", draftInput())).status).toBe(200);
   });
 });
@@ -324,232 +272,38 @@ describe("the open drafts quota", () => {
 describe("a draft and its keys are written together", () => {
   /** The vault writes the keys, then the connection fails before the commit. */
   const failAfterStoring = () => {
-    const store = app.vault.store.bind(app.vault);
-    return vi.spyOn(app.vault, "store").mockImplementationOnce(async (...args) => {
+    const store = ctx.app.vault.store.bind(ctx.app.vault);
+    return vi.spyOn(ctx.app.vault, "store").mockImplementationOnce(async (...args) => {
       await store(...args);
       throw new Error("connection lost");
     });
   };
 
   it("leaves no draft and no key behind when storing the keys fails on create", async () => {
-    const before = await rowCounts(app.database.db);
-    const listed = ((await call(keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length;
+    const before = await rowCounts(ctx.app.database.db);
+    const listed = ((await call(ctx.keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length;
     const spy = failAfterStoring();
-    const answer = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const answer = await call(ctx.keyA, "POST", "/api/draft/create", draftInput());
     spy.mockRestore();
     expect(answer.status).toBe(500);
-    expect(await rowCounts(app.database.db)).toEqual(before);
-    expect(((await call(keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length).toBe(
+    expect(await rowCounts(ctx.app.database.db)).toEqual(before);
+    expect(((await call(ctx.keyA, "GET", "/api/draft/list")).body.drafts as Draft[]).length).toBe(
       listed,
     );
   });
 
   it("leaves the draft as it was and stores no new key when the update fails", async () => {
-    const { body } = await call(keyA, "POST", "/api/draft/create", draftInput());
+    const { body } = await call(ctx.keyA, "POST", "/api/draft/create", draftInput());
     const id = body.draftId as string;
-    const saved = (await call(keyA, "GET", `/api/draft/${id}`)).body.draft;
-    const before = await rowCounts(app.database.db);
+    const saved = (await call(ctx.keyA, "GET", `/api/draft/${id}`)).body.draft;
+    const before = await rowCounts(ctx.app.database.db);
     const spy = vi
-      .spyOn(app.drafts.repository, "updateIf")
+      .spyOn(ctx.app.drafts.repository, "updateIf")
       .mockRejectedValueOnce(new Error("connection lost"));
-    const answer = await call(keyA, "PUT", `/api/draft/${id}`, draftInput());
+    const answer = await call(ctx.keyA, "PUT", `/api/draft/${id}`, draftInput());
     spy.mockRestore();
     expect(answer.status).toBe(500);
-    expect(await rowCounts(app.database.db)).toEqual(before);
-    expect((await call(keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
-  });
-});
-
-describe("wallets", () => {
-  it("generates wallets in an envelope the browser opens with WebCrypto", async () => {
-    const subtle = webcrypto.subtle;
-    const pair = await subtle.generateKey(
-      {
-        name: "RSA-OAEP",
-        modulusLength: 2048,
-        publicExponent: new Uint8Array([1, 0, 1]),
-        hash: "SHA-256",
-      },
-      true,
-      ["encrypt", "decrypt"],
-    );
-    const spki = Buffer.from(await subtle.exportKey("spki", pair.publicKey)).toString("base64");
-    const answer = await call(keyA, "POST", "/api/wallets/gen", {
-      walletCount: 5,
-      minBuyAmount: "0.01",
-      maxBuyAmount: "0.05",
-      isPercentage: false,
-      publicKey: spki,
-    });
-    expect(answer.status).toBe(200);
-    const envelope = JSON.parse(
-      Buffer.from(answer.body.encryptedKeys as string, "base64").toString("utf8"),
-    );
-    const rawAes = await subtle.decrypt(
-      { name: "RSA-OAEP" },
-      pair.privateKey,
-      Buffer.from(envelope.encryptedKey, "base64"),
-    );
-    const aes = await subtle.importKey("raw", rawAes, { name: "AES-GCM" }, false, ["decrypt"]);
-    const plain = await subtle.decrypt(
-      { name: "AES-GCM", iv: Buffer.from(envelope.iv, "base64") },
-      aes,
-      Buffer.from(envelope.encryptedData, "base64"),
-    );
-    const keys = JSON.parse(Buffer.from(plain).toString("utf8")) as Array<{
-      address: string;
-      privateKey: `0x${string}`;
-    }>;
-    const wallets = answer.body.wallets as Array<{
-      address: string;
-      bnbAmount: { buyValue: string; tokenAmount: string };
-    }>;
-    expect(keys).toHaveLength(5);
-    for (const [i, key] of keys.entries()) {
-      expect(privateKeyToAccount(key.privateKey).address).toBe(key.address);
-      expect(wallets[i]?.address).toBe(key.address);
-      const value = parseEther(wallets[i]?.bnbAmount.buyValue ?? "0");
-      expect(value).toBeGreaterThanOrEqual(parseEther("0.01"));
-      expect(value).toBeLessThanOrEqual(parseEther("0.05"));
-      expect(value % 10n ** 9n).toBe(0n);
-    }
-    // Stored encrypted before being returned.
-    const stored = (
-      await app.database.db.execute(
-        sql`select address from wallet_keys where purpose = 'bundle' and draft_id is null`,
-      )
-    ).rows;
-    for (const key of keys)
-      expect(stored.map((r) => (r as { address: string }).address)).toContain(key.address);
-  });
-
-  it("rejects a public key that is not SPKI", async () => {
-    const answer = await call(keyA, "POST", "/api/wallets/gen", {
-      walletCount: 1,
-      minBuyAmount: "0.01",
-      maxBuyAmount: "0.02",
-      isPercentage: false,
-      publicKey: "A".repeat(200),
-    });
-    expect(answer.status).toBe(400);
-  });
-
-  it("accepts a node-generated SPKI key too", async () => {
-    const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const spki = publicKey.export({ type: "spki", format: "der" }).toString("base64");
-    const answer = await call(keyA, "POST", "/api/wallets/gen", {
-      walletCount: 1,
-      minBuyAmount: "0.01",
-      maxBuyAmount: "0.02",
-      isPercentage: false,
-      publicKey: spki,
-    });
-    expect(answer.status).toBe(200);
-  });
-
-  it("generates amounts within [min, max], in BNB and in percent of supply", async () => {
-    const addresses = Array.from({ length: 40 }, () => wallet().address);
-    const bnb = await call(keyA, "POST", "/api/wallets/gen/amounts", {
-      wallets: addresses,
-      minBuyAmount: "0.1",
-      maxBuyAmount: "0.2",
-      isPercentage: false,
-    });
-    for (const entry of bnb.body.bnbAmounts as Array<{ buyValue: string; tokenAmount: string }>) {
-      const value = parseEther(entry.buyValue);
-      expect(value >= parseEther("0.1") && value <= parseEther("0.2")).toBe(true);
-      expect(BigInt(entry.tokenAmount)).toBeGreaterThan(0n);
-    }
-    const percent = await call(keyA, "POST", "/api/wallets/gen/amounts", {
-      wallets: addresses,
-      minBuyAmount: "0.5",
-      maxBuyAmount: "1.5",
-      isPercentage: true,
-    });
-    const amounts = percent.body.bnbAmounts as Array<{
-      address: string;
-      buyValue: string;
-      tokenAmount: string;
-    }>;
-    expect(amounts.map((a) => a.address)).toEqual(addresses);
-    for (const entry of amounts) {
-      // 0.5–1.5% of the supply each, give or take the gwei the buy value is rounded to.
-      const tokens = BigInt(entry.tokenAmount);
-      expect(tokens * 1000n >= TOTAL_SUPPLY * 5n - 10n ** 12n).toBe(true);
-      expect(tokens * 1000n <= TOTAL_SUPPLY * 15n + 10n ** 24n).toBe(true);
-      // Priced in sequence: at least what 0.5% costs on a fresh 24-BNB curve (~0.04 BNB).
-      const value = parseEther(entry.buyValue);
-      expect(value > parseEther("0.03")).toBe(true);
-      expect(value % 10n ** 9n).toBe(0n);
-    }
-    const inverted = await call(keyA, "POST", "/api/wallets/gen/amounts", {
-      wallets: addresses,
-      minBuyAmount: "2",
-      maxBuyAmount: "1",
-      isPercentage: false,
-    });
-    expect(inverted.status).toBe(400);
-    expect(inverted.body.error).toBe(
-      "Minimum buy amount cannot be greater than maximum buy amount",
-    );
-  });
-
-  it("quotes generated amounts in the bundle's order: after the creator's buy, the sniper last", async () => {
-    const addresses = Array.from({ length: 4 }, () => wallet().address);
-    const amounts = async (extra: Record<string, unknown>) => {
-      const answer = await call(keyA, "POST", "/api/wallets/gen/amounts", {
-        wallets: addresses,
-        minBuyAmount: "1",
-        maxBuyAmount: "1",
-        isPercentage: false,
-        ...extra,
-      });
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      expect(answer.body.curve).toEqual({ graduates: false, soldOut: false, warning: null });
-      return (answer.body.bnbAmounts as Array<{ tokenAmount: string }>).map((a) =>
-        BigInt(a.tokenAmount),
-      );
-    };
-    const alone = await amounts({});
-    for (let i = 1; i < alone.length; i++)
-      expect(alone[i] as bigint).toBeLessThan(alone[i - 1] as bigint);
-    const afterCreator = await amounts({ creatorBuy: "2" });
-    expect(afterCreator[0] as bigint).toBeLessThan(alone[0] as bigint);
-    const sniped = await amounts({ delaySnipeAddress: addresses[0] });
-    expect(sniped[1]).toBe(alone[0]);
-    expect(sniped[0]).toBe(alone[3]);
-  });
-
-  it("warns when the generated amounts would sell the curve out inside the bundle", async () => {
-    const answer = await call(keyA, "POST", "/api/wallets/gen/amounts", {
-      wallets: Array.from({ length: 5 }, () => wallet().address),
-      minBuyAmount: "20",
-      maxBuyAmount: "20",
-      isPercentage: true,
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.body.curve).toMatchObject({ soldOut: true, graduates: true });
-    expect((answer.body.curve as { warning: string }).warning).toMatch(
-      /sold out before the buy of wallet 0x[0-9a-fA-F]{40}, so the launch would be refused/,
-    );
-  });
-
-  it("imports valid keys, drops invalid ones, refuses when none is valid", async () => {
-    const good = wallet();
-    const answer = await call(keyA, "POST", "/api/wallets/import", {
-      privateKeys: [good.privateKey.slice(2), "nope", "0x1234"],
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.body.wallets).toEqual([{ address: good.address, privateKey: good.privateKey }]);
-    const none = await call(keyA, "POST", "/api/wallets/import", { privateKeys: ["nope"] });
-    expect(none.status).toBe(400);
-    expect(none.body.error).toBe("No valid private keys entered");
-  });
-
-  it("answers 503 for balances without a chain", async () => {
-    const answer = await call(keyA, "POST", "/api/wallets/balances", {
-      addresses: [wallet().address],
-    });
-    expect(answer.status).toBe(503);
+    expect(await rowCounts(ctx.app.database.db)).toEqual(before);
+    expect((await call(ctx.keyA, "GET", `/api/draft/${id}`)).body.draft).toEqual(saved);
   });
 });
