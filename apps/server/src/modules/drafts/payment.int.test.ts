@@ -1,8 +1,6 @@
 import { startCountingProxy } from "@bundler/chain";
-import { type Draft, QUOTAS } from "@bundler/shared";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
-  type Address,
   createPublicClient,
   formatEther,
   type Hex,
@@ -10,108 +8,26 @@ import {
   type PublicClient,
   parseEther,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { chainTxs, drafts, payments } from "../../db/schema.ts";
-import type { ChainContext } from "../../lib/chain-context.ts";
-import { createTestApp, type TestApp } from "../../test/app.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
-import { apiCaller, draftInput, payerOn } from "../../test/drafts-api.ts";
+import { describe, expect, it, vi } from "vitest";
+import { payments } from "../../db/schema.ts";
 import { freshWatcher } from "../../test/payment-watcher.ts";
-import { rowCounts } from "../../test/row-counts.ts";
+import { FEE, passed, REFUND_GAS_MAX, usePaymentTestbed } from "./payment.test-support.ts";
 
-let testChain: TestChain;
-let chain: ChainContext;
-let app: TestApp;
-let key: string;
-const treasury = privateKeyToAccount(generatePrivateKey()).address;
-const FEE = parseEther("0.01");
-/** What one refund transfer's gas may cost at most here. */
-const REFUND_GAS_MAX = 21_000n * 10n ** 10n;
-
-beforeAll(async () => {
-  testChain = await startTestChain(Buffer.alloc(32, 9));
-  chain = testChain.chain;
-  app = await createTestApp({
-    chain,
-    launchFeeBnb: "0.01",
-    treasuryAddress: treasury,
-    bodyLimitBytes: 2 * 1024 * 1024,
-  });
-  key = await app.auth.mintKey("user");
-});
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
-
-const call = apiCaller(
-  () => app,
-  () => key,
-);
-const payer = () => payerOn(testChain);
-const balance = (address: Address) => chain.client.getBalance({ address });
-
-const watcher = (onPaid?: () => void) => freshWatcher(app, chain, treasury, onPaid);
-
-const newDraft = async () => {
-  const { body } = await call("POST", "/api/draft/create", draftInput());
-  return body.draftId as string;
-};
-
-const startPayment = async (id: string) => {
-  const started = await call("POST", `/api/draft/${id}/payment`);
-  expect(started.status, JSON.stringify(started.body)).toBe(200);
-  return started.body.paymentAddress as Address;
-};
-
-const draftOf = async (id: string) => (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
-
-const setExpiry = (address: Address, expiresAt: Date) =>
-  app.database.db.update(payments).set({ expiresAt }).where(eq(payments.address, address));
-
-/** The time of the block a transfer was mined in, ms. */
-const minedAt = async (blockNumber: bigint) =>
-  Number((await chain.client.getBlock({ blockNumber })).timestamp) * 1000;
-
-/** Waits until the wall clock is past `ms`. */
-const passed = async (ms: number) => {
-  while (Date.now() <= ms + 5) await new Promise((resolve) => setTimeout(resolve, 50));
-};
-
-const refundSends = async (draftId: string) => {
-  const ids = (
-    await app.database.db
-      .select({ id: payments.id })
-      .from(payments)
-      .where(eq(payments.draftId, draftId))
-  ).map((row) => row.id);
-  if (ids.length === 0) return [];
-  return (
-    await app.database.db.select().from(chainTxs).where(inArray(chainTxs.subject, ids))
-  ).filter((t) => t.purpose === "payment-refund");
-};
-
-/**
- * Ticks fresh watchers (as restarts would), a block apart, until every payment's money is
- * settled: refunds and sweeps are mined, not just sent.
- */
-const settle = async () => {
-  for (let i = 0; i < 30; i++) {
-    await watcher().tick();
-    const unsettled = await app.database.db.select().from(payments);
-    const open = await app.database.db.select().from(chainTxs);
-    if (
-      unsettled.every((p) => p.status === "open" || p.settledAt) &&
-      open.every((t) => t.status !== "signed" && t.status !== "sent")
-    )
-      return;
-    const block = await chain.client.getBlockNumber();
-    while ((await chain.client.getBlockNumber()) === block)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("payments did not settle");
-};
+const ctx = usePaymentTestbed();
+const {
+  treasury,
+  call,
+  payer,
+  balance,
+  watcher,
+  newDraft,
+  startPayment,
+  draftOf,
+  setExpiry,
+  minedAt,
+  refundSends,
+  settle,
+} = ctx;
 
 describe("launch fee payment", () => {
   it("credits a payment exactly once across concurrent ticks and a restart, and sweeps the fee", async () => {
@@ -199,7 +115,7 @@ describe("launch fee payment", () => {
       status: "sent",
     });
     expect(parseEther(refund?.amount ?? "0")).toBe(FEE - lost);
-    const receipt = await chain.client.getTransactionReceipt({ hash: refund?.txHash as Hex });
+    const receipt = await ctx.chain.client.getTransactionReceipt({ hash: refund?.txHash as Hex });
     expect(receipt.to?.toLowerCase()).toBe(account.address.toLowerCase());
   });
 
@@ -217,7 +133,7 @@ describe("launch fee payment", () => {
       vi.useRealTimers();
     }
     expect((await draftOf(id)).status).toBe("pending_payment");
-    while (Number((await chain.client.getBlock()).timestamp) * 1000 <= expiresAt + 1000)
+    while (Number((await ctx.chain.client.getBlock()).timestamp) * 1000 <= expiresAt + 1000)
       await new Promise((resolve) => setTimeout(resolve, 200));
     await watcher().tick();
     expect((await draftOf(id)).status).toBe("draft");
@@ -279,157 +195,6 @@ describe("launch fee payment", () => {
   });
 });
 
-describe("paying for a draft", () => {
-  it("refuses a draft that is not ready to launch, naming what is missing in the spec's words", async () => {
-    type Input = ReturnType<typeof draftInput>;
-    const cases: Array<[(input: Input) => unknown, string]> = [
-      [(i) => ({ ...i, tokenInfo: { ...i.tokenInfo, image: "" } }), "Please upload a logo"],
-      [(i) => ({ ...i, deployerWallet: undefined }), "Invalid deployer private key"],
-      [
-        (i) => ({ ...i, walletConfig: { ...i.walletConfig, tip: "" } }),
-        "Please enter a tip amount",
-      ],
-    ];
-    for (const [change, message] of cases) {
-      const { body } = await call("POST", "/api/draft/create", change(draftInput()));
-      const refused = await call("POST", `/api/draft/${body.draftId}/payment`);
-      expect(refused.status, message).toBe(400);
-      expect(refused.body.error).toBe(message);
-      expect((await draftOf(body.draftId as string)).status).toBe("draft");
-    }
-  });
-
-  it("refuses a stored name over 20 characters and a ticker over 10 with the spec's words", async () => {
-    for (const [field, value, message] of [
-      ["name", "A name of 21 letters!", "Name must be less than 20 characters"],
-      ["symbol", "ELEVENCHARS", "Ticker must be less than 10 characters"],
-    ] as const) {
-      const id = await newDraft();
-      // Saved before today's limits: the row holds what the form would now refuse.
-      const [row] = await app.database.db.select().from(drafts).where(eq(drafts.id, id));
-      await app.database.db
-        .update(drafts)
-        .set({ tokenInfo: { ...(row?.tokenInfo as object), [field]: value } })
-        .where(eq(drafts.id, id));
-      const refused = await call("POST", `/api/draft/${id}/payment`);
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toBe(message);
-    }
-  });
-});
-
-describe("starting a payment", () => {
-  it("stores the payment key only together with the payment and the draft's move to pending", async () => {
-    const id = await newDraft();
-    const before = await rowCounts(app.database.db);
-    const store = app.vault.store.bind(app.vault);
-    const spy = vi.spyOn(app.vault, "store").mockImplementationOnce(async (...args) => {
-      await store(...args);
-      throw new Error("connection lost");
-    });
-    const answer = await call("POST", `/api/draft/${id}/payment`);
-    spy.mockRestore();
-    expect(answer.status).toBe(500);
-    expect(await rowCounts(app.database.db)).toEqual(before);
-    expect((await draftOf(id)).status).toBe("draft");
-  });
-});
-
-describe("the open payments quota", () => {
-  it("refuses a sixth open payment with 409, saying what to do, and writes nothing", async () => {
-    const owner = await app.auth.mintKey("user");
-    const as = (method: "GET" | "POST", url: string, payload?: unknown) =>
-      call(method, url, payload, owner);
-    const drafts: string[] = [];
-    for (let i = 0; i <= QUOTAS.openPayments; i++)
-      drafts.push((await as("POST", "/api/draft/create", draftInput())).body.draftId as string);
-    for (const id of drafts.slice(0, QUOTAS.openPayments))
-      expect((await as("POST", `/api/draft/${id}/payment`)).status).toBe(200);
-
-    const last = drafts[QUOTAS.openPayments] as string;
-    const before = await rowCounts(app.database.db);
-    const refused = await as("POST", `/api/draft/${last}/payment`);
-    expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({
-      success: false,
-      error:
-        "You already have 5 launch-fee payments open, the most one key may keep: pay or cancel one of them, then try again",
-    });
-    expect(await rowCounts(app.database.db)).toEqual(before);
-    expect(((await as("GET", `/api/draft/${last}`)).body.draft as Draft).status).toBe("draft");
-
-    expect((await as("POST", `/api/draft/${drafts[0]}/payment/cancel`)).status).toBe(200);
-    expect((await as("POST", `/api/draft/${last}/payment`)).status).toBe(200);
-  });
-
-  it("answers an open payment's address again even at the limit", async () => {
-    expect(QUOTAS.openPayments).toBe(5);
-    const owner = await app.auth.mintKey("user");
-    const drafts: string[] = [];
-    for (let i = 0; i < QUOTAS.openPayments; i++) {
-      const { body } = await call("POST", "/api/draft/create", draftInput(), owner);
-      drafts.push(body.draftId as string);
-      await call("POST", `/api/draft/${body.draftId}/payment`, undefined, owner);
-    }
-    const again = await call("POST", `/api/draft/${drafts[0]}/payment`, undefined, owner);
-    expect(again.status).toBe(200);
-  });
-});
-
-describe("resuming a payment", () => {
-  it("lets a draft waiting for its payment be saved, and paying it again answers the same address", async () => {
-    const id = await newDraft();
-    const address = await startPayment(id);
-    const draft = await draftOf(id);
-    const saved = await call("PUT", `/api/draft/${id}`, {
-      tokenInfo: { ...draft.tokenInfo, name: "Renamed Moon" },
-      deployerWallet: draft.deployerWallet,
-      walletConfig: draft.walletConfig,
-    });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    expect((saved.body.draft as Draft).status).toBe("pending_payment");
-    expect((saved.body.draft as Draft).tokenInfo.name).toBe("Renamed Moon");
-    expect(await startPayment(id)).toBe(address);
-  });
-
-  it("opens a new address once the window has passed, and still refunds a late transfer to the old one", async () => {
-    const id = await newDraft();
-    const old = await startPayment(id);
-    await setExpiry(old, new Date(Date.now() - 10));
-    const fresh = await startPayment(id);
-    expect(fresh).not.toBe(old);
-    expect((await draftOf(id)).paymentAddress).toBe(fresh);
-    const { account, pay } = await payer();
-    await pay(old, FEE);
-    await watcher().tick();
-    await settle();
-    const draft = await draftOf(id);
-    expect(draft.status).toBe("pending_payment");
-    expect(draft.refunds).toHaveLength(1);
-    expect(draft.refunds[0]).toMatchObject({
-      to: account.address,
-      reason: "Payment arrived after the payment window expired",
-      status: "sent",
-    });
-    // The new address still takes the fee.
-    await pay(fresh, FEE);
-    await watcher().tick();
-    expect((await draftOf(id)).status).toBe("paid");
-  });
-
-  it("keeps a payment that reached the address as its window closed for the watcher to judge", async () => {
-    const id = await newDraft();
-    const address = await startPayment(id);
-    const { blockNumber } = await (await payer()).pay(address, FEE);
-    await setExpiry(address, new Date(await minedAt(blockNumber)));
-    const again = await call("POST", `/api/draft/${id}/payment`);
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatch(/being checked/);
-    await watcher().tick();
-    expect((await draftOf(id)).status).toBe("paid");
-  });
-});
-
 describe("watching payment addresses", () => {
   it("leaves settled payments alone: an idle tick reads no balance and writes no payment", async () => {
     const ids = await Promise.all(Array.from({ length: 12 }, () => newDraft()));
@@ -438,24 +203,27 @@ describe("watching payment addresses", () => {
       expect((await call("POST", `/api/draft/${id}/payment/cancel`)).status).toBe(200);
     }
     // Earlier tests' payments still open close too: only settled money is left.
-    await app.database.db
+    await ctx.app.database.db
       .update(payments)
       .set({ status: "expired", closedAt: new Date() })
       .where(eq(payments.status, "open"));
     await settle();
-    const proxy = await startCountingProxy(testChain.local.builderUrl);
+    const proxy = await startCountingProxy(ctx.testChain.local.builderUrl);
     try {
       const counted = {
-        ...chain,
+        ...ctx.chain,
         rpcUrl: proxy.url,
         client: createPublicClient({ transport: http(proxy.url), cacheTime: 0 }) as PublicClient,
       };
       const versions = async () =>
-        (await app.database.db.execute(sql`select id, xmin::text as v from payments order by id`))
-          .rows;
+        (
+          await ctx.app.database.db.execute(
+            sql`select id, xmin::text as v from payments order by id`,
+          )
+        ).rows;
       const before = await versions();
       proxy.reset();
-      await freshWatcher(app, counted, treasury).tick();
+      await freshWatcher(ctx.app, counted, treasury).tick();
       const methods = proxy.seen.flatMap((request) => request.methods);
       expect(methods).not.toContain("eth_call");
       expect(methods).not.toContain("eth_getBalance");
