@@ -258,6 +258,11 @@ export const chainTxs = pgTable(
      * open; goes out as soon as that one is settled.
      */
     afterId: uuid("after_id").references((): AnyPgColumn => chainTxs.id),
+    /**
+     * The earlier attempt this one retries (a refund or payout sent again): a retry is checked
+     * against every attempt before it, so none of them can land beside it.
+     */
+    retriesId: uuid("retries_id").references((): AnyPgColumn => chainTxs.id),
     status: text("status", { enum: TX_STATUSES }).notNull().default("signed"),
     /** The node's last refusal while open; why it ended once final (revert reason, ...). */
     error: text("error"),

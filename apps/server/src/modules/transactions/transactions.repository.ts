@@ -56,6 +56,25 @@ export class TransactionsRepository {
     return tx.select().from(chainTxs).where(inArray(chainTxs.key, keys));
   }
 
+  /**
+   * The attempt recorded under `key` and every attempt it retries, back to the first (each
+   * row's `retriesId`), newest first.
+   */
+  async attemptsFrom(key: string, tx: DbOrTx = this.db): Promise<TxRow[]> {
+    const attempts: TxRow[] = [];
+    let [row] = await this.byKeys([key], tx);
+    const seen = new Set<string>();
+    while (row && !seen.has(row.id)) {
+      seen.add(row.id);
+      attempts.push(row);
+      const earlier = row.retriesId;
+      row = earlier
+        ? (await tx.select().from(chainTxs).where(eq(chainTxs.id, earlier)))[0]
+        : undefined;
+    }
+    return attempts;
+  }
+
   /** Every transaction whose key starts with one of `prefixes`. */
   async byKeyPrefix(prefix: string): Promise<TxRow[]> {
     return this.db

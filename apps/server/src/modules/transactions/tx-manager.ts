@@ -242,12 +242,14 @@ export class TxManager {
   /**
    * What can still become of final transactions that were not mined: "landed" (a receipt:
    * mined after all, before a reconcile recorded it), "may land" (its nonce still unused: a
-   * pool may hold it), or "never" (it reverted, or its nonce went to another). One batch read;
-   * throws when the node cannot say.
+   * pool may hold it; or used by another only in the last blocks, not settled yet), or "never"
+   * (it reverted, or its nonce went to another, settled). Throws when the node cannot say.
    */
   async fates(
     rows: Array<Pick<TxSummary, "key" | "txHash" | "from" | "nonce" | "status">>,
   ): Promise<Array<"landed" | "may land" | "never">> {
-    return fatesOf(this.chain.rpcUrl, rows);
+    return (await fatesOf(this.chain.rpcUrl, rows)).map((fate) =>
+      fate === "settling" ? "may land" : fate,
+    );
   }
 }

@@ -62,7 +62,11 @@ export async function recordIntents(
 ): Promise<{ rows: Array<TxRow | undefined>; created: TxRow[]; busy: Map<Address, OpenTx> }> {
   const busy = new Map<Address, OpenTx>();
   const { rows, created } = await repo.underAddressLocks(froms, async (tx) => {
-    const keys = intents.flatMap((i) => (i.after ? [i.key, i.after] : [i.key]));
+    const keys = intents.flatMap((i) => [
+      i.key,
+      ...(i.after ? [i.after] : []),
+      ...(i.retries ? [i.retries] : []),
+    ]);
     const known = new Map((await repo.byKeys([...new Set(keys)], tx)).map((r) => [r.key, r]));
     // From the lowest nonce this call may take: a retry's pinned one can be below pending.
     const floor = new Map(froms.map((from) => [from, pending.get(from) ?? 0]));
@@ -80,6 +84,24 @@ export async function recordIntents(
         new Map(froms.map((from) => [from, guard.minedNonces.get(from) ?? 0])),
       ))
         if (!guard.ownKeys.has(row.key)) busy.set(getAddress(row.from), row);
+    // Retries take their pinned nonces before any new intent of the call picks one: a new
+    // refund listed first must not take the nonce a retry is bound to (the retry would then
+    // be refused, and with it the whole call, every time it is made).
+    const reserved = new Set<string>();
+    for (const intent of intents) {
+      const retried = pinned.get(intent.key);
+      if (retried === undefined || known.has(intent.key)) continue;
+      const from = getAddress(intent.account.address);
+      const used = taken.get(from) as Set<number>;
+      // Another of ours took the nonce meanwhile: if that one fails, the dropped attempt
+      // could still land, so the retry waits until it is settled.
+      if (used.has(retried))
+        throw new RetryRefused(
+          `${intent.key} waits: another transaction holds nonce ${retried} of ${from}`,
+        );
+      used.add(retried);
+      reserved.add(intent.key);
+    }
     const fresh: NewTxRow[] = [];
     const freshIds = new Map<string, string>();
     for (const intent of intents) {
@@ -95,16 +117,9 @@ export async function recordIntents(
       if (busy.has(from)) continue;
       const used = taken.get(from) as Set<number>;
       let nonce = pending.get(from) ?? 0;
-      const retried = pinned.get(intent.key);
-      if (retried !== undefined) {
-        // Another of ours took the nonce meanwhile: if that one fails, the dropped attempt
-        // could still land, so the retry waits until it is settled.
-        if (used.has(retried))
-          throw new RetryRefused(
-            `${intent.key} waits: another transaction holds nonce ${retried} of ${from}`,
-          );
-        nonce = retried;
-      } else while (used.has(nonce)) nonce++;
+      const retried = reserved.has(intent.key) ? pinned.get(intent.key) : undefined;
+      if (retried !== undefined) nonce = retried;
+      else while (used.has(nonce)) nonce++;
       used.add(nonce);
       const gasPrice = intent.gasPrice ?? defaultPrice;
       const rawTx = await intent.account.signTransaction({
@@ -135,6 +150,7 @@ export async function recordIntents(
         txHash: keccak256(rawTx),
         reason: intent.reason ?? null,
         afterId,
+        retriesId: intent.retries === undefined ? null : (known.get(intent.retries)?.id ?? null),
       });
     }
     // A retry signed at its dropped attempt's nonce with the same price, recipient and value
@@ -146,7 +162,8 @@ export async function recordIntents(
     );
     const inserted: TxRow[] = [];
     const renamed = new Map<string, string>();
-    for (const { id, ...row } of fresh.filter((r) => dropped.has(r.txHash))) {
+    // The very attempt it retries, sent again: its row keeps the attempts before it.
+    for (const { id, retriesId: _itself, ...row } of fresh.filter((r) => dropped.has(r.txHash))) {
       const retaken = await repo.retakeDropped(tx, row);
       if (!retaken) continue;
       inserted.push(retaken);

@@ -4,7 +4,7 @@ import type { OpenTx, TxRow, TxStatusValue } from "./transactions.repository.ts"
 import type { Receipt, TxContext } from "./tx-context.ts";
 
 /** Blocks a nonce must have been used for before its unmined transaction counts as replaced. */
-const REPLACED_CONFIRMATIONS = 2n;
+export const REPLACED_CONFIRMATIONS = 2n;
 
 /**
  * "Replaced" is final, and a caller may pay again after it (a refund's next attempt), so it

@@ -1,0 +1,2 @@
+ALTER TABLE "chain_txs" ADD COLUMN "retries_id" uuid;--> statement-breakpoint
+ALTER TABLE "chain_txs" ADD CONSTRAINT "chain_txs_retries_id_chain_txs_id_fk" FOREIGN KEY ("retries_id") REFERENCES "public"."chain_txs"("id") ON DELETE no action ON UPDATE no action;
