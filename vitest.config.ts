@@ -23,6 +23,9 @@ const POSTGRES_FILES = [
 export default defineConfig({
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
+    // Two files at a time on this 2-core machine (vitest's default is cores - 1): most of a
+    // test's time is waiting for a block, a server or a browser, not computing.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -53,7 +56,6 @@ export default defineConfig({
           globalSetup: ["./scripts/test-global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
       {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   anvil = await startAnvil({
     port: await getFreePort(),
     chainId: 31337,
-    blockTime: 1,
+    blockTime: 0.2,
     stateFile: null,
   });
   closers.push(anvil.stop);
@@ -73,7 +73,7 @@ beforeAll(async () => {
     tipAddress: TIP,
     minTip: parseEther("0.0005"),
     maxTxs: 60,
-    blockTime: 1,
+    blockTime: 0.2,
   });
   closers.unshift(builder.close);
 

@@ -88,10 +88,14 @@ const sellNothing = () => ({
   data: encodeFunctionData({ abi, functionName: "sellToken", args: [token, 0n] }),
 });
 
-/** Stops all mining: sent transactions stay pending until `mine()`. */
+/** Stops all mining (the dev builder keeps the rhythm): sent transactions stay pending until `mine()`. */
+let builderUrl = "";
 const pauseMining = async () => {
-  await rpc("evm_setIntervalMining", [0]);
-  await rpc("evm_setAutomine", [false]);
+  await fetch(builderUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "dev_setBlockTime", params: [0] }),
+  });
 };
 const mine = () => rpc("evm_mine");
 
@@ -99,7 +103,7 @@ beforeAll(async () => {
   anvil = await startAnvil({
     port: await getFreePort(),
     chainId: 31337,
-    blockTime: 1,
+    blockTime: 0.2,
     stateFile: null,
   });
   closers.push(anvil.stop);
@@ -113,9 +117,10 @@ beforeAll(async () => {
     tipAddress: TIP,
     minTip: parseEther("0.0005"),
     maxTxs: 60,
-    blockTime: 1,
+    blockTime: 0.2,
   });
   closers.unshift(builder.close);
+  builderUrl = builder.url;
   const creator = await funded("creator");
   const tipPayer = await funded("tipPayer");
   const buyers = [await funded("buyer-0"), await funded("buyer-1")];

@@ -43,7 +43,7 @@ beforeAll(async () => {
   anvil = await startAnvil({
     port: await getFreePort(),
     chainId: 31337,
-    blockTime: 1,
+    blockTime: 0.2,
     stateFile: null,
   });
   contracts = await deployLocalChain({
@@ -77,7 +77,7 @@ beforeAll(async () => {
     tipAddress: TIP,
     minTip: parseEther("0.0005"),
     maxTxs: 50,
-    blockTime: 1,
+    blockTime: 0.2,
   });
   devBuilder = { name: "dev", url: dev.url, tipAddress: TIP, maxTxs: 50 };
   closers.push(dev.close, fourMeme.close);

@@ -53,7 +53,7 @@ export const useLaunchTokenTestbed = () => {
     anvil = await startAnvil({
       port: await getFreePort(),
       chainId: 31337,
-      blockTime: 1,
+      blockTime: 0.2,
       stateFile: null,
     });
     client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
@@ -78,7 +78,7 @@ export const useLaunchTokenTestbed = () => {
       tipAddress,
       minTip: parseEther("0.0005"),
       maxTxs,
-      blockTime: 1,
+      blockTime: 0.2,
     });
     closers.push(dev.close);
     return { name, url: dev.url, tipAddress, maxTxs };

@@ -52,8 +52,7 @@ const prepared = (sell: PreparedSell | { error: unknown } | undefined): Prepared
  */
 const landTogether = async (accounts: LocalAccount[], sells: PreparedSell[], gasPrice: bigint) => {
   const before = await Promise.all(accounts.map((a) => chain.client.getBalance(a)));
-  await chain.testClient.setAutomine(false);
-  await chain.testClient.setIntervalMining({ interval: 0 });
+  await chain.setBlockTime(0);
   const hashes: Hash[][] = [];
   try {
     for (const [i, sell] of sells.entries()) {
@@ -76,7 +75,7 @@ const landTogether = async (accounts: LocalAccount[], sells: PreparedSell[], gas
     }
     await chain.testClient.mine({ blocks: 1 });
   } finally {
-    await chain.testClient.setIntervalMining({ interval: 1 });
+    await chain.setBlockTime();
   }
   const receipts = await Promise.all(
     hashes.flat().map((hash) => chain.client.getTransactionReceipt({ hash })),

@@ -20,12 +20,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { deployLocalChain } from "../dev/deployLocalChain.ts";
 import { devPrivateKey } from "../dev/devAccounts.ts";
+import { startDevBuilder } from "../dev/devBuilder.ts";
 import { getFreePort } from "../dev/getFreePort.ts";
 import { startAnvil } from "../dev/startAnvil.ts";
 import { sendSigned } from "./signedWrite.ts";
 
 /**
- * Test helper for the trading actions' integration tests: an anvil mining five blocks a second
+ * Test helper for the trading actions' integration tests: an anvil mining five blocks a second (its dev builder keeps the rhythm; `setBlockTime` changes or pauses it)
  * with the local chain deployed (graduation at `graduationFunds`, 1 BNB by default, so a
  * test can graduate a token cheaply), fresh funded wallets, and tokens created directly
  * with `createToken`.
@@ -35,12 +36,15 @@ import { sendSigned } from "./signedWrite.ts";
  * const token = await chain.createToken();
  * await chain.stop();
  */
+/** Five blocks a second: tests wait a fifth as long for each block as at the local chain's one. */
+const BLOCK_TIME = 0.2;
+
 export const startTradingTestChain = async ({ graduationFunds = parseEther("1") } = {}) => {
   const chainId = 31337;
   const anvil = await startAnvil({
     port: await getFreePort(),
     chainId,
-    blockTime: 0.2,
+    blockTime: BLOCK_TIME,
     stateFile: null,
   });
   const signer = privateKeyToAccount(generatePrivateKey());
@@ -134,6 +138,28 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
     return total;
   };
 
+  // The dev builder keeps the rhythm from here (anvil's own interval takes whole seconds).
+  const builder = await startDevBuilder({
+    rpcUrl: anvil.rpcUrl,
+    tipAddress: "0x000000000000000000000000000000000000bEEF",
+    minTip: 0n,
+    maxTxs: 100,
+    blockTime: BLOCK_TIME,
+  });
+  /** Seconds between blocks from now on; 0 pauses mining (blocks only on `testClient.mine`). */
+  const setBlockTime = async (seconds = BLOCK_TIME) => {
+    await fetch(builder.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "dev_setBlockTime",
+        params: [seconds],
+      }),
+    });
+  };
+
   return {
     client,
     testClient,
@@ -143,7 +169,11 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
     createToken,
     tokenBalance,
     gasPaid,
-    stop: () => anvil.stop(),
+    setBlockTime,
+    stop: async () => {
+      await builder.close();
+      await anvil.stop();
+    },
   };
 };
 

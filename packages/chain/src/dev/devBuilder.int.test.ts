@@ -350,12 +350,14 @@ describe("the dev builder", () => {
       response.end(await upstream.text());
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    // This builder alone mines while it runs: the other one's rhythm pauses.
+    await rpc(builder.url, "dev_setBlockTime", [0]);
     const through = await startDevBuilder({
       rpcUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
       tipAddress: TIP,
       minTip: parseEther("0.0005"),
       maxTxs: 50,
-      blockTime: 1,
+      blockTime: 0,
     });
     try {
       const answer = await rpc(through.url, "eth_sendBundle", [{ txs: bundle }]);
@@ -370,6 +372,7 @@ describe("the dev builder", () => {
     } finally {
       await through.close();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await rpc(builder.url, "dev_setBlockTime", [0.2]);
     }
   });
 

@@ -24,8 +24,8 @@ export interface StartDevBuilderParameters {
   maxTxs: number;
   /**
    * Seconds between blocks (fractions allowed; 0 = none, blocks only on demand). The builder
-   * mines them itself, under the same lock as bundles and raw transactions, so anvil must run
-   * with `--no-mining` (`startAnvil` with `blockTime: null`).
+   * mines them itself, under the same lock as bundles and raw transactions, and stops anvil's
+   * own interval mining when it starts (`startAnvil` with `blockTime: null` has none).
    */
   blockTime: number;
 }
@@ -49,6 +49,20 @@ export interface DevBuilderFaults {
   /** Answer HTTP 503 to the next `times` requests that call `method`. */
   failMethod?: { method: string; times: number };
 }
+
+/**
+ * One lock per node for every builder of this process in front of it (tests run several
+ * against one anvil): a block one builder mines never cuts another's bundle in two.
+ */
+const nodeLocks = new Map<string, { queue: Promise<unknown> }>();
+const nodeLock = (rpcUrl: string) => {
+  let lock = nodeLocks.get(rpcUrl);
+  if (!lock) {
+    lock = { queue: Promise.resolve() };
+    nodeLocks.set(rpcUrl, lock);
+  }
+  return lock;
+};
 
 /**
  * A local block builder in front of anvil that answers `eth_sendBundle` the way BSC
@@ -84,10 +98,10 @@ export const startDevBuilder = async (
     })();
     return listed(faults.refuseRawFrom, from) || listed(faults.refuseRawTo, to);
   };
-  let queue: Promise<unknown> = Promise.resolve();
+  const lock = nodeLock(params.rpcUrl);
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
+    const run = lock.queue.then(work, work);
+    lock.queue = run.catch(() => undefined);
     return run;
   };
 
@@ -97,6 +111,10 @@ export const startDevBuilder = async (
       await node("evm_mine");
       return Number.parseInt(await node<string>("eth_blockNumber"), 16);
     });
+  // The builder keeps the rhythm: an anvil started with one of its own stops it here, or it
+  // could mine a block in the middle of a bundle.
+  await node("evm_setIntervalMining", [0]);
+  await node("evm_setAutomine", [false]);
   let blockTime = params.blockTime;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;

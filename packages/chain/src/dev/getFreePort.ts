@@ -18,13 +18,26 @@ const canListen = (port: number): Promise<boolean> =>
     server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 
+/**
+ * Test workers running side by side (vitest's VITEST_POOL_ID, 1 and up) draw from ranges of
+ * their own, so two never pick the same port in the moment before its process binds it.
+ */
+const range = (): [number, number] => {
+  const worker = Number(process.env.VITEST_POOL_ID);
+  if (!Number.isInteger(worker) || worker < 1) return [LOW, HIGH];
+  const size = 2_000;
+  const low = LOW + (((worker - 1) * size) % (HIGH - LOW - size));
+  return [low, low + size];
+};
+
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 export const getFreePort = async (): Promise<number> => {
+  const [low, high] = range();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    const port = low + Math.floor(Math.random() * (high - low));
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     if (await canListen(port)) return port;
   }
-  throw new Error(`no free TCP port found between ${LOW} and ${HIGH}`);
+  throw new Error(`no free TCP port found between ${low} and ${high}`);
 };
