@@ -48,6 +48,8 @@ export const startServer = async (
       FREE_KEY_LIMIT_PER_HOUR: "1000",
       FREE_KEYS_PER_IP_PER_DAY: "1000",
       DATABASE_URL: "",
+      // Four blocks a second: what a user waits a block for here, a test waits a quarter of.
+      BLOCK_TIME_SECONDS: "0.25",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
