@@ -83,6 +83,13 @@ export const registerReadQueue = (
     const timer = setTimeout(() => void leave(request), holdMs);
     timer.unref();
     timers.set(request, timer);
+    // The response's "close" comes once, however the read ends: answered, failed, or its client
+    // gone mid-read. Neither onResponse nor onRequestAbort comes for a POST whose client hung up
+    // after its body was read (Node marks it complete, not aborted, and the reply is never
+    // written): a burst of polls that stopped at once kept every place until the hold let go,
+    // and every read, /api/health included, waited behind them.
+    reply.raw.once("close", () => void leave(request));
+    if (reply.raw.destroyed) void leave(request);
   };
   app.addHook("onResponse", leave);
   app.addHook("onRequestAbort", leave);
