@@ -17,6 +17,7 @@ export * from "./api/tx.ts";
 export * from "./api/wallets.ts";
 export * from "./constants.ts";
 export * from "./errors.ts";
+export * from "./format.ts";
 export * from "./launch-checks.ts";
 export * from "./routes.ts";
 export * from "./socket.ts";

@@ -1,3 +1,4 @@
+import { DISPLAY_DECIMALS, formatWeiAsBnb } from "@bundler/shared";
 import { formatEther, parseEther } from "viem";
 
 /** A BNB decimal string as wei; anything unparsable (empty, negative, junk) counts as null. */
@@ -16,13 +17,12 @@ export const sumBnb = (values: readonly (string | undefined)[]): string =>
   fromWei(values.reduce((total, value) => total + (toWei(value) ?? 0n), 0n));
 
 /** Money is shown with this many decimals (SPEC §9). */
-export const BNB_DISPLAY_DECIMALS = 4;
-
-const DISPLAY_UNIT = 10n ** BigInt(18 - BNB_DISPLAY_DECIMALS);
+export const BNB_DISPLAY_DECIMALS = DISPLAY_DECIMALS;
 
 /**
  * The one way the app shows a BNB amount: 4 decimals (SPEC §9), rounded half up on the exact
- * wei, so large or long amounts never pass through a float. Unparsable shows "—".
+ * wei, so large or long amounts never pass through a float (the server's terminal lines use
+ * the same rule, `formatWeiAsBnb` in `@bundler/shared`). Unparsable shows "—".
  * Amounts a user must send exactly (a payment's "Send exactly") are not rounded: they are shown
  * as the server gave them.
  *
@@ -32,10 +32,5 @@ const DISPLAY_UNIT = 10n ** BigInt(18 - BNB_DISPLAY_DECIMALS);
  */
 export function formatBnb(value: string | bigint | undefined | null): string {
   const wei = typeof value === "bigint" ? value : toWei(value);
-  if (wei === null) return "—";
-  const negative = wei < 0n;
-  const units = ((negative ? -wei : wei) + DISPLAY_UNIT / 2n) / DISPLAY_UNIT;
-  const scale = 10n ** BigInt(BNB_DISPLAY_DECIMALS);
-  const fraction = String(units % scale).padStart(BNB_DISPLAY_DECIMALS, "0");
-  return `${negative && units > 0n ? "-" : ""}${units / scale}.${fraction}`;
+  return wei === null ? "—" : formatWeiAsBnb(wei);
 }

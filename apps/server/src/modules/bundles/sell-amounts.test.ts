@@ -57,9 +57,19 @@ describe("sellAmounts", () => {
 });
 
 describe("formatTokens", () => {
-  it("groups the whole part by thousands and keeps every significant decimal", () => {
+  it("groups the whole part by thousands and shows at most 4 decimals, rounded down", () => {
     expect(formatTokens(parseEther("1234567.89"))).toBe("1,234,567.89");
     expect(formatTokens(parseEther("999"))).toBe("999");
-    expect(formatTokens(1n)).toBe("0.000000000000000001");
+    expect(formatTokens(parseEther("1356297.991234567891234567"))).toBe("1,356,297.9912");
+    expect(formatTokens(1n)).toBe("0");
+  });
+});
+
+describe("the reason for a sell above a balance", () => {
+  it("says the balance to 4 decimals and the amount asked as typed", () => {
+    const held = [{ address: a, token: parseEther("1356297.991234567891234567") }] as const;
+    expect(() => sellAmounts({ amount: "99999999999", isPercentage: false }, held)).toThrow(
+      `Wallet ${a} holds only 1,356,297.9912 tokens, less than the 99,999,999,999 to sell`,
+    );
   });
 });

@@ -1,8 +1,16 @@
+import { tokenWords } from "@bundler/shared";
 import { type Address, formatEther, parseEther } from "viem";
 import { BadRequestError } from "../../lib/errors.ts";
 
-/** Tokens for display: every significant decimal, the whole part in groups of three. */
-export const formatTokens = (units: bigint): string => {
+/**
+ * Tokens for display (a sell's amounts, a wallet's balance, the reasons): the whole part in
+ * groups of three and at most 4 decimals, rounded down so a balance never reads larger than it
+ * is (SPEC §9's 4 decimals; the launchpad's 18 decimals said nothing a user could read).
+ */
+export const formatTokens = (units: bigint): string => tokenWords(units);
+
+/** An amount the caller typed, echoed in full (every decimal they gave), grouped. */
+const exactTokens = (units: bigint): string => {
   const [whole = "0", fraction] = formatEther(units).split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return fraction ? `${grouped}.${fraction}` : grouped;
@@ -39,7 +47,7 @@ export const sellAmounts = (
     const first = over[0] as { address: Address; token: bigint };
     const others = over.length > 1 ? ` (and ${over.length - 1} more wallets)` : "";
     throw new BadRequestError(
-      `Wallet ${first.address} holds only ${formatTokens(first.token)} tokens, less than the ${formatTokens(asked)} to sell${others}`,
+      `Wallet ${first.address} holds only ${formatTokens(first.token)} tokens, less than the ${exactTokens(asked)} to sell${others}`,
     );
   }
   return balances.map(({ address, token }) => {
