@@ -7,6 +7,7 @@ export * from "./api/bundles.ts";
 export * from "./api/common.ts";
 export * from "./api/dev.ts";
 export * from "./api/disperse.ts";
+export * from "./api/disperse-history.ts";
 export * from "./api/drafts.ts";
 export * from "./api/launch.ts";
 export * from "./api/meta.ts";

@@ -38,6 +38,7 @@ import {
   createDispersalRoute,
   dispersalStatusRoute,
 } from "./api/disperse.ts";
+import { dispersalLogRoute, listDispersalsRoute } from "./api/disperse-history.ts";
 import {
   cancelPaymentRoute,
   createDraftRoute,
@@ -106,6 +107,8 @@ export const ROUTES: readonly RouteDef[] = [
   createDispersalRoute,
   dispersalStatusRoute,
   cancelDispersalRoute,
+  listDispersalsRoute,
+  dispersalLogRoute,
   createDraftRoute,
   listDraftsRoute,
   draftLogoRoute,

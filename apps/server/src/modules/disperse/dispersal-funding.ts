@@ -5,7 +5,7 @@ import { ChainCursors } from "../../lib/chain-cursors.ts";
 import { applyCredit, type Credit, creditOf, keptPart } from "../../lib/deposit-credit.ts";
 import { groupBy } from "../../lib/group-by.ts";
 import { type IncomingTransfer, scanNewTransfers } from "../../lib/incoming-transfers.ts";
-import { bnb, type DispersalOutput } from "./dispersal-words.ts";
+import { type DispersalOutput, expiredLine, receivedLine } from "./dispersal-words.ts";
 import type { DepositRow, DispersalRow, DisperseRepository } from "./disperse.repository.ts";
 
 const CURSOR = "dispersals";
@@ -131,10 +131,7 @@ export class DispersalFunding {
         applyCredit(deposits, credit);
         d.status = "sending";
         d.funder = funder;
-        this.output.emit(
-          d.ownerId,
-          `Received ${bnb(amount)}${funder ? ` from ${funder}` : ""}; sending to ${d.antiBubblemaps ? "every chain" : "every wallet"}...`,
-        );
+        this.output.emit(d.ownerId, receivedLine(d, amount, funder));
       }
       return;
     }
@@ -143,12 +140,7 @@ export class DispersalFunding {
     if (Date.now() > d.expiresAt.getTime() && fullyScanned) {
       if (await this.repo.transition(d.id, ["pending"], "expired", { closedAt: new Date() })) {
         d.status = "expired";
-        this.output.emit(
-          d.ownerId,
-          deposits.length > 0
-            ? "Dispersal expired before it was fully funded; what arrived is being refunded"
-            : "Dispersal expired before it was funded",
-        );
+        this.output.emit(d.ownerId, expiredLine(deposits.length > 0));
       }
     }
   }

@@ -2,7 +2,7 @@ import { type PlanDispersalReturnType, TRANSFER_GAS } from "@bundler/chain";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import { legProgress, legRoute, returnable } from "./dispersal-route.ts";
 import { type TransferRow, toTransfer } from "./dispersal-transfers.ts";
-import { bnb, type DispersalOutput, describe } from "./dispersal-words.ts";
+import { bnb, type DispersalOutput, describe, outcomeLine } from "./dispersal-words.ts";
 import {
   type DispersalRow,
   type DisperseRepository,
@@ -53,16 +53,7 @@ export async function finalize(
   const status = delivered === legs.length ? "completed" : delivered > 0 ? "partial" : "failed";
   if (await repo.transition(d.id, MOVING, status, { closedAt: new Date() })) {
     d.status = status;
-    const unit = d.antiBubblemaps ? "chains" : "wallets";
-    const back = returned > 0n ? `; ${bnb(returned)} went back to the funder ${d.funder}` : "";
-    output.emit(
-      d.ownerId,
-      status === "completed"
-        ? `Dispersal completed: ${delivered}/${legs.length} ${unit} delivered`
-        : status === "partial"
-          ? `Dispersal partially completed: ${delivered}/${legs.length} ${unit} delivered${back}`
-          : `Dispersal failed: nothing could be delivered${back}`,
-    );
+    output.emit(d.ownerId, outcomeLine(d, status, delivered, legs.length, returned));
     for (const { wallet, value } of stranded) {
       const line = `${bnb(value)} could not be returned and stays in ${wallet} (its key is stored)`;
       output.emit(d.ownerId, line);

@@ -140,7 +140,7 @@ export async function refundSteps(
           ? "Payment for a cancelled dispersal"
           : owed === BigInt(deposit.value)
             ? "Payment arrived after the dispersal was already funded or closed"
-            : `Paid ${bnb(deposit.value)}, more than the ${bnb(d.amount)} asked`;
+            : `Paid ${bnb(deposit.value)}, ${bnb(owed)} more than the ${bnb(d.amount)} asked`;
     next.push({
       kind: "refund",
       leg: null,

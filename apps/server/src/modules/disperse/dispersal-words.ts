@@ -1,5 +1,5 @@
 import { HOPS_PER_CHAIN } from "@bundler/chain";
-import { formatEther } from "viem";
+import { bnbWords } from "@bundler/shared";
 import { lastStep, shorten } from "./dispersal-route.ts";
 import type { TransferRow } from "./dispersal-transfers.ts";
 import type { DispersalRow } from "./disperse.repository.ts";
@@ -11,7 +11,39 @@ export interface DispersalOutput {
   log?: (message: string) => void;
 }
 
-export const bnb = (wei: bigint | string) => `${formatEther(BigInt(wei))} BNB`;
+/** BNB in a status line: 4 decimals (SPEC §9), as the page beside the log shows it. */
+export const bnb = (wei: bigint | string) => bnbWords(BigInt(wei));
+
+/** The line of a dispersal whose funding arrived. */
+export const receivedLine = (
+  d: Pick<DispersalRow, "antiBubblemaps">,
+  amount: bigint | string,
+  funder: string | null,
+) =>
+  `Received ${bnb(amount)}${funder ? ` from ${funder}` : ""}; sending to ${d.antiBubblemaps ? "every chain" : "every wallet"}...`;
+
+/** The line of a dispersal that expired unfunded; `deposits`: some money did arrive. */
+export const expiredLine = (deposits: boolean) =>
+  deposits
+    ? "Dispersal expired before it was fully funded; what arrived is being refunded"
+    : "Dispersal expired before it was funded";
+
+/** The last line of a funded dispersal: how it ended, and what went back to its funder. */
+export function outcomeLine(
+  d: Pick<DispersalRow, "antiBubblemaps" | "funder">,
+  status: "completed" | "partial" | "failed",
+  delivered: number,
+  legs: number,
+  returned: bigint,
+): string {
+  const unit = d.antiBubblemaps ? "chains" : "wallets";
+  const back = returned > 0n ? `; ${bnb(returned)} went back to the funder ${d.funder}` : "";
+  return status === "completed"
+    ? `Dispersal completed: ${delivered}/${legs} ${unit} delivered`
+    : status === "partial"
+      ? `Dispersal partially completed: ${delivered}/${legs} ${unit} delivered${back}`
+      : `Dispersal failed: nothing could be delivered${back}`;
+}
 
 /** The status line for a mined transfer; every line names its full transaction hash. */
 export function describe(d: DispersalRow, t: TransferRow, ok: boolean): string {

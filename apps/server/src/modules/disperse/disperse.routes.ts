@@ -1,4 +1,10 @@
-import { cancelDispersalRoute, createDispersalRoute, dispersalStatusRoute } from "@bundler/shared";
+import {
+  cancelDispersalRoute,
+  createDispersalRoute,
+  dispersalLogRoute,
+  dispersalStatusRoute,
+  listDispersalsRoute,
+} from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser } from "../../lib/access.ts";
 import { NotFoundError } from "../../lib/errors.ts";
@@ -43,6 +49,30 @@ export const disperseRoutes =
       handler: async (request) => {
         await dispersals.cancel(requireUser(request).id, request.body.dispersalId);
         return { success: true as const, message: "Dispersal cancelled" };
+      },
+    });
+
+    app.route({
+      method: listDispersalsRoute.method,
+      url: listDispersalsRoute.path,
+      schema: { querystring: listDispersalsRoute.query },
+      config: { access: listDispersalsRoute.access },
+      handler: async (request) => ({
+        success: true as const,
+        ...(await dispersals.list(requireUser(request).id, request.query.page)),
+      }),
+    });
+
+    app.route({
+      method: dispersalLogRoute.method,
+      url: dispersalLogRoute.path,
+      config: { access: dispersalLogRoute.access },
+      handler: async (request) => {
+        // A missing or malformed id is an id nobody owns, as for the status.
+        const query = dispersalLogRoute.query.safeParse(request.query);
+        if (!query.success) throw new NotFoundError("Dispersal not found");
+        const lines = await dispersals.log(requireUser(request).id, query.data.dispersalId);
+        return { success: true as const, lines };
       },
     });
   };

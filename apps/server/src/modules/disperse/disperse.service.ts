@@ -2,7 +2,9 @@ import { planDispersal } from "@bundler/chain";
 import {
   type createDispersalRoute,
   DISPERSAL_WINDOW_SECONDS,
+  DISPERSALS_PAGE_SIZE,
   type Dispersal,
+  type DispersalLogLine,
   QUOTAS,
 } from "@bundler/shared";
 import { type Address, formatEther, getAddress, parseEther } from "viem";
@@ -13,6 +15,7 @@ import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
+import { DispersalHistory, rebuildLog } from "./dispersal-history.ts";
 import { legProgress, newLegWallets } from "./dispersal-route.ts";
 import { type TransferRow, toTransfers } from "./dispersal-transfers.ts";
 import type {
@@ -35,14 +38,18 @@ const receiverOf = (dispersalId: string): Address => {
 
 /** The dispersal API: create (the receiver's key stored first), read and cancel, owner only. */
 export class DisperseService {
+  private readonly history: DispersalHistory;
+
   constructor(
     private readonly repo: DisperseRepository,
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     /** Where the dispersal's transfers are (absent without a chain: there are none). */
-    private readonly txs: Pick<TxManager, "latestStepsBySubjects"> | undefined,
+    private readonly txs: Pick<TxManager, "latestStepsBySubjects" | "bySubjects"> | undefined,
     private readonly windowSeconds: number = DISPERSAL_WINDOW_SECONDS,
-  ) {}
+  ) {
+    this.history = new DispersalHistory(repo.db);
+  }
 
   /** The funder of the dispersal one of whose wallets `address` is (null when unfunded or none). */
   funderOf(address: string): Promise<string | null> {
@@ -110,6 +117,27 @@ export class DisperseService {
     const found = await this.repo.withLegsAndDeposits(receiverOf(dispersalId), ownerId);
     if (!found) throw notFound();
     return this.present(found.row, found.legs, await this.transfersOf(found.row), found.deposits);
+  }
+
+  /** One page of the owner's dispersals, newest first (10 a page). */
+  async list(ownerId: string, page = 1) {
+    const pageSize = DISPERSALS_PAGE_SIZE;
+    const { rows, total } = await this.history.page(ownerId, {
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    return { dispersals: rows, total, page, pageSize };
+  }
+
+  /** The dispersal's transaction log so far, rebuilt from its records (a reloaded page's). */
+  async log(ownerId: string, dispersalId: string): Promise<DispersalLogLine[]> {
+    const found = await this.repo.withLegsAndDeposits(receiverOf(dispersalId), ownerId);
+    if (!found) throw notFound();
+    const [transactions, deposits] = await Promise.all([
+      this.txs ? this.txs.bySubjects([found.row.id]) : Promise.resolve([]),
+      this.repo.deposits([found.row.id]),
+    ]);
+    return rebuildLog(found.row, found.legs, transactions, deposits);
   }
 
   /** pending → cancelled; anything funded can no longer be stopped. */
