@@ -18,5 +18,16 @@ export const getBundleBalancesQueryOptions = (address: string) =>
     queryFn: ({ signal }) => getBundleBalances(address, signal),
   });
 
+/** SPEC §9's balance poll: a bundle's page reads its balances again this often while shown. */
+export const BUNDLE_BALANCES_POLL_MS = 10_000;
+
+/**
+ * The bundle's balances, read again every 10 s while the page is visible (a hidden tab
+ * polls nothing) and whenever the window gets the focus back (`useRefetchOnFocus`).
+ */
 export const useBundleBalances = (address: string) =>
-  useQuery(getBundleBalancesQueryOptions(address));
+  useQuery({
+    ...getBundleBalancesQueryOptions(address),
+    refetchInterval: BUNDLE_BALANCES_POLL_MS,
+    refetchIntervalInBackground: false,
+  });

@@ -6,6 +6,7 @@ import { Spinner } from "../../../components/ui/spinner.tsx";
 import { ApiError, failureText } from "../../../lib/api-error.ts";
 import { usePublicConfig } from "../../../lib/public-config.ts";
 import { useBundleBalances } from "../api/get-bundle-balances.ts";
+import { useRefetchOnFocus } from "../hooks/use-refetch-on-focus.ts";
 import { BundleManager } from "./bundle-manager.tsx";
 
 function Problem({ message, onRetry }: { message: string; onRetry?: () => void }) {
@@ -31,6 +32,8 @@ export function BundleDetailPage() {
 
 function BundleDetail({ address }: { address: string }) {
   const balances = useBundleBalances(address);
+  // Not while a read is on its way: that one answers the same.
+  useRefetchOnFocus(() => void balances.refetch({ cancelRefetch: false }));
   const explorerUrl = usePublicConfig().data?.explorerUrl ?? null;
 
   if (balances.isPending) {

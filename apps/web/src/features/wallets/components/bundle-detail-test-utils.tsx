@@ -1,14 +1,16 @@
-import { screen } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { HttpResponse, http, type RequestHandler } from "msw";
 import { Route, Routes } from "react-router";
+import { expect } from "vitest";
 import { LOCAL_CONFIG } from "../../../testing/fixtures.ts";
 import { server } from "../../../testing/msw-server.ts";
-import { renderInApp } from "../../../testing/render.tsx";
+import { renderInApp, settle } from "../../../testing/render.tsx";
 import {
   type BundleBalancesAnswer,
   bundleBalancesHandler,
   bundleFixture,
   DEVELOPER,
+  txStatusHandler,
   walletAddress,
   walletBalance,
 } from "../../../testing/wallets-handlers.ts";
@@ -81,3 +83,46 @@ export function stubResizeObserver() {
     disconnect() {}
   } as unknown as typeof ResizeObserver;
 }
+
+/** "x of n wallets selected". */
+export const count = () => screen.getByTestId("selection-count").textContent;
+/** Clicks the button named `name` (in `scope`, else anywhere). */
+export const press = (name: string, scope: HTMLElement = document.body) =>
+  fireEvent.click(within(scope).getByRole("button", { name }));
+/** The transaction-progress dialog, if open. */
+export const progressDialog = () => screen.queryByTestId("tx-progress");
+/** The progress dialog's rows' statuses, in order. */
+export const rowStatuses = () =>
+  screen.getAllByTestId("tx-row").map((row) => row.getAttribute("data-status"));
+
+/** The page with fake time: time moves until the balances are on screen. */
+export async function loadPage(answer: () => BundleBalancesAnswer = fourWallets) {
+  const rendered = renderBundlePage(answer);
+  await settle();
+  await settle();
+  expect(screen.getAllByTestId("wallet-row")).toHaveLength(4);
+  return rendered;
+}
+
+/** Records what `path` is sent and answers `answer()`. */
+export function postHandler(path: string, answer: () => Response) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(path, async ({ request }) => {
+      bodies.push(await request.json());
+      return answer();
+    }),
+  );
+  return bodies;
+}
+
+/** Installs `/api/bundle/tx/status` answering `statusOf`; returns the hashes of every call. */
+export function statusServer(statusOf: Parameters<typeof txStatusHandler>[0]) {
+  const { handler, asked } = txStatusHandler(statusOf);
+  server.use(handler);
+  return { asked };
+}
+
+/** A failure answer with the server's own reason. */
+export const failure = (error = "boom", status = 500) =>
+  HttpResponse.json({ success: false, error }, { status });

@@ -1,5 +1,6 @@
 import type { bundleBalancesRoute } from "@bundler/shared";
 import { useState } from "react";
+import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import type { RouteResponse } from "../../../lib/api-client.ts";
 import { useBundleActions } from "../hooks/use-bundle-actions.ts";
 import { useSellAmount } from "../hooks/use-sell-amount.ts";
@@ -35,7 +36,8 @@ export function BundleManager({
   const { before, capture } = useSupplyBefore();
   const actions = useBundleActions({
     address: bundle.address,
-    wallets: balances.map((wallet) => wallet.address),
+    ticker: bundle.ticker,
+    balances,
     selection,
     sellAmount,
     developerAmount,
@@ -90,11 +92,26 @@ export function BundleManager({
         <TxProgressDialog
           key={actions.progress.id}
           title={actions.progress.title}
-          transactions={actions.progress.transactions}
+          windowTitle={actions.progress.windowTitle}
+          rows={actions.progress.rows}
           explorerUrl={explorerUrl}
           onClose={actions.closeProgress}
           onFinished={actions.onProgressFinished}
         />
+      )}
+      {actions.emptyConfirm && (
+        <ConfirmDialog
+          title="Empty wallets that hold tokens?"
+          message={actions.emptyConfirm.message}
+          confirmLabel="[empty anyway]"
+          onConfirm={actions.confirmEmpty}
+          onCancel={actions.cancelEmpty}
+        >
+          <p className="text-xs text-faint">
+            Emptying sends all of a wallet's BNB to the receiver, so nothing is left for the gas a
+            sell needs. Sell first to keep the tokens' worth.
+          </p>
+        </ConfirmDialog>
       )}
     </>
   );

@@ -3,18 +3,18 @@ import { HttpResponse, http } from "msw";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { server } from "../../../testing/msw-server.ts";
 import { advance, settle, toastTexts } from "../../../testing/render.tsx";
+import { sellTx, txHash, walletAddress, walletBalance } from "../../../testing/wallets-handlers.ts";
 import {
-  type BundleBalancesAnswer,
-  sellTx,
-  txHash,
-  txStatusHandler,
-  walletAddress,
-  walletBalance,
-} from "../../../testing/wallets-handlers.ts";
-import {
+  count,
+  progressDialog as dialog,
+  failure,
   fourWallets,
+  loadPage,
   panel,
-  renderBundlePage,
+  postHandler,
+  press,
+  rowStatuses as statuses,
+  statusServer,
   stubResizeObserver,
 } from "./bundle-detail-test-utils.tsx";
 
@@ -26,43 +26,6 @@ beforeAll(async () => {
 beforeEach(() => {
   vi.useFakeTimers();
 });
-
-const count = () => screen.getByTestId("selection-count").textContent;
-const press = (name: string, scope: HTMLElement = document.body) =>
-  fireEvent.click(within(scope).getByRole("button", { name }));
-const dialog = () => screen.queryByTestId("tx-progress");
-const statuses = () =>
-  screen.getAllByTestId("tx-row").map((row) => row.getAttribute("data-status"));
-
-/** The page, loaded: fake time moves until the balances are on screen. */
-async function loadPage(answer: () => BundleBalancesAnswer = fourWallets) {
-  const rendered = renderBundlePage(answer);
-  await settle();
-  await settle();
-  expect(screen.getAllByTestId("wallet-row")).toHaveLength(4);
-  return rendered;
-}
-
-/** Records what `path` is sent and answers `answer()`. */
-function postHandler(path: string, answer: () => Response) {
-  const bodies: unknown[] = [];
-  server.use(
-    http.post(path, async ({ request }) => {
-      bodies.push(await request.json());
-      return answer();
-    }),
-  );
-  return bodies;
-}
-
-/** Installs `/api/bundle/tx/status` answering `statusOf`; returns the hashes of every call. */
-function statusServer(statusOf: Parameters<typeof txStatusHandler>[0]) {
-  const { handler, asked } = txStatusHandler(statusOf);
-  server.use(handler);
-  return { asked };
-}
-
-const failure = () => HttpResponse.json({ success: false, error: "boom" }, { status: 500 });
 
 describe("selling from the bundle's wallets", () => {
   it("shows each transaction, polls only the pending ones every 3 s, then refetches balances", async () => {
@@ -164,9 +127,10 @@ describe("selling from the bundle's wallets", () => {
 
     press("[close]");
     expect(dialog()).toBeNull();
+    await settle();
+    expect(page.balances.calls).toBe(2);
     await advance(12_000);
     expect(polls.asked).toHaveLength(1);
-    expect(page.balances.calls).toBe(2);
   });
 
   it("polls nothing for a sell answered after its dialog was closed, and refetches", async () => {
@@ -200,20 +164,62 @@ describe("selling from the bundle's wallets", () => {
     expect(page.balances.calls).toBe(3);
   });
 
-  it("says so and closes the dialog when the sell fails, keeping the selection", async () => {
+  it("says the spec's words, then the server's reason, and closes the dialog when the sell fails, keeping the selection", async () => {
     await loadPage();
-    postHandler("/api/bundle/wallets/sell", failure);
+    const reason = `Wallet ${walletAddress(1)} holds only 1,356,297.99 tokens, less than the 99,999,999,999 to sell`;
+    postHandler("/api/bundle/wallets/sell", () => failure(reason, 400));
+
+    press("[select all]");
+    fireEvent.change(within(panel("Sell Tokens")).getByRole("textbox"), {
+      target: { value: "99999999999" },
+    });
+    press("[sell tokens]");
+    await settle();
+
+    expect(dialog()).toBeNull();
+    expect(toastTexts()).toContain(
+      `Something went wrong with selling the tokens, please try again.${reason}`,
+    );
+    expect(count()).toBe("4 of 4 wallets selected");
+  });
+
+  it("says the spec's words, then the catalogue's, when no answer came", async () => {
+    await loadPage();
+    server.use(http.post("/api/bundle/wallets/sell", () => HttpResponse.error()));
 
     press("[select all]");
     press("25%", panel("Sell Tokens"));
     press("[sell tokens]");
     await settle();
 
-    expect(dialog()).toBeNull();
     expect(toastTexts()).toContain(
-      "Something went wrong with selling the tokens, please try again.",
+      "Something went wrong with selling the tokens, please try again.Connection Error - The server is currently offline",
     );
-    expect(count()).toBe("4 of 4 wallets selected");
+  });
+
+  it("shows each sold amount to 4 decimals", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        totalTokens: "1,234.567891234567891234",
+        transactions: [
+          sellTx(walletAddress(1), txHash(1), { amount: "1,234.567891234567891234" }),
+          sellTx(walletAddress(3), txHash(2), { amount: "7" }),
+        ],
+      }),
+    );
+    statusServer(() => ({ status: "pending", reason: null }));
+
+    press("[non-empty]");
+    press("50%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+
+    expect(screen.getAllByTestId("tx-action").map((action) => action.textContent)).toEqual([
+      "sell 1,234.5678",
+      "sell 7",
+    ]);
   });
 });
 
@@ -252,9 +258,11 @@ describe("selling the developer's tokens", () => {
     ).toBe("");
   });
 
-  it("says so and closes the dialog when it fails", async () => {
+  it("says the spec's words, then the server's reason, and closes the dialog when it fails", async () => {
     await loadPage();
-    postHandler("/api/bundle/developer/sell", failure);
+    postHandler("/api/bundle/developer/sell", () =>
+      failure("This bundle has no developer wallet", 404),
+    );
 
     press("100%", panel("Sell Developer Tokens"));
     press("[sell developer tokens]");
@@ -262,81 +270,18 @@ describe("selling the developer's tokens", () => {
 
     expect(dialog()).toBeNull();
     expect(toastTexts()).toContain(
-      "Something went wrong with selling developer tokens, please try again.",
+      "Something went wrong with selling developer tokens, please try again.This bundle has no developer wallet",
     );
   });
 });
 
-describe("emptying wallets", () => {
-  const RECEIVER = `0x${"e".repeat(40)}`;
-
-  async function emptyHasBnb() {
-    press("[has BNB]");
-    fireEvent.change(screen.getByRole("textbox", { name: "Receiver address" }), {
-      target: { value: RECEIVER },
-    });
-    press("[empty selected wallets]");
-    await settle();
-  }
-
-  const result = (n: number, success: boolean) => ({
-    wallet: walletAddress(n),
-    success,
-    hash: success ? txHash(n) : null,
-    amount: success ? "0.49" : "0",
-    error: success ? null : "balance below gas",
-  });
-
-  it("toasts how many were emptied, clears selection and receiver, refetches balances", async () => {
-    const page = await loadPage();
-    const sent = postHandler("/api/bundle/wallets/empty", () =>
-      HttpResponse.json({ success: true, results: [result(1, true), result(3, true)] }),
-    );
-
-    await emptyHasBnb();
-
-    expect(sent).toEqual([
-      {
-        address: fourWallets().bundle.address,
-        wallets: [1, 3].map(walletAddress),
-        receiver: RECEIVER,
-        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      },
-    ]);
-    expect(toastTexts()).toContain("2 wallets emptied successfully");
-    expect(count()).toBe("0 of 4 wallets selected");
-    expect(
-      (screen.getByRole("textbox", { name: "Receiver address" }) as HTMLInputElement).value,
-    ).toBe("");
-    await settle();
-    expect(page.balances.calls).toBe(2);
-  });
-
-  it("tells which part failed when only some wallets emptied", async () => {
+describe("the sell amount's empty field", () => {
+  it("shows an example, not a value that looks typed in", async () => {
     await loadPage();
-    postHandler("/api/bundle/wallets/empty", () =>
-      HttpResponse.json({ success: true, results: [result(1, true), result(3, false)] }),
-    );
-
-    await emptyHasBnb();
-
-    expect(toastTexts()).toEqual(
-      expect.arrayContaining([
-        "1 wallets emptied successfully",
-        "1 wallets could not be emptied: balance below gas",
-      ]),
-    );
-  });
-
-  it("says 'Something went wrong …' when the request fails, keeping the selection", async () => {
-    await loadPage();
-    postHandler("/api/bundle/wallets/empty", failure);
-
-    await emptyHasBnb();
-
-    expect(toastTexts()).toContain(
-      "Something went wrong with emptying the wallets, please try again.",
-    );
-    expect(count()).toBe("2 of 4 wallets selected");
+    const input = within(panel("Sell Tokens")).getByRole("textbox");
+    expect(input.getAttribute("placeholder")).toBe("e.g. 1000000");
+    press("25%", panel("Sell Tokens"));
+    fireEvent.change(input, { target: { value: "" } });
+    expect(input.getAttribute("placeholder")).toBe("e.g. 50");
   });
 });

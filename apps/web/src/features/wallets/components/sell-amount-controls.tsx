@@ -28,7 +28,7 @@ export function SellAmountControls({
         <Input
           aria-label={label}
           inputMode="decimal"
-          placeholder={unit === "percent" ? "50" : "1000000"}
+          placeholder={unit === "percent" ? "e.g. 50" : "e.g. 1000000"}
           value={amount}
           onChange={(e) => state.setAmount(e.target.value)}
         />

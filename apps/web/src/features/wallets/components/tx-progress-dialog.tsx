@@ -1,16 +1,17 @@
-import type { SellTransaction } from "@bundler/shared";
 import { useId } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useTxProgress } from "../hooks/use-tx-progress.ts";
-import { allFinished, progressSummary } from "../utils/tx-progress.ts";
+import { allFinished, type ProgressRow, progressSummary } from "../utils/tx-progress.ts";
 import { TxProgressRow } from "./tx-progress-row.tsx";
 
 export interface TxProgressDialogProps {
   title: string;
-  /** The sell's transactions; null while the sell request is still on its way. */
-  transactions: readonly SellTransaction[] | null;
+  /** The terminal window's name, e.g. "sell --progress". */
+  windowTitle: string;
+  /** The sell's or empty's transactions; null while its request is still on its way. */
+  rows: readonly ProgressRow[] | null;
   explorerUrl: string | null;
   /** Closing stops the polling. */
   onClose: () => void;
@@ -19,13 +20,13 @@ export interface TxProgressDialogProps {
 }
 
 function ProgressList({
-  transactions,
+  initial,
   explorerUrl,
   onFinished,
-}: Omit<TxProgressDialogProps, "title" | "onClose" | "transactions"> & {
-  transactions: readonly SellTransaction[];
+}: Pick<TxProgressDialogProps, "explorerUrl" | "onFinished"> & {
+  initial: readonly ProgressRow[];
 }) {
-  const rows = useTxProgress(transactions, onFinished);
+  const rows = useTxProgress(initial, onFinished);
   const done = allFinished(rows);
   return (
     <>
@@ -46,31 +47,28 @@ function ProgressList({
   );
 }
 
-/** After a sell: each transaction's hash and where it stands, until all have settled. */
+/** After a sell or an empty: each transaction's hash, amount and status, until all settle. */
 export function TxProgressDialog({
   title,
-  transactions,
+  windowTitle,
+  rows,
   explorerUrl,
   onClose,
   onFinished,
 }: TxProgressDialogProps) {
   const titleId = useId();
   return (
-    <Modal labelledBy={titleId} windowTitle="sell --progress" size="lg" data-testid="tx-progress">
+    <Modal labelledBy={titleId} windowTitle={windowTitle} size="lg" data-testid="tx-progress">
       <div className="flex flex-col gap-4">
         <h2 id={titleId} className="text-lg font-semibold text-fg">
           {title}
         </h2>
-        {transactions === null ? (
+        {rows === null ? (
           <p className="flex items-center gap-2 text-dim" role="status">
             <Spinner /> sending transactions...
           </p>
         ) : (
-          <ProgressList
-            transactions={transactions}
-            explorerUrl={explorerUrl}
-            onFinished={onFinished}
-          />
+          <ProgressList initial={rows} explorerUrl={explorerUrl} onFinished={onFinished} />
         )}
         <div className="flex justify-end">
           <Button variant="secondary" onClick={onClose}>

@@ -1,5 +1,7 @@
 import { TxHash } from "../../../components/ui/tx-hash.tsx";
+import { formatBnb } from "../../../lib/bnb.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
+import { tokensShown } from "../utils/token-amount.ts";
 import type { ProgressRow, ProgressStatus } from "../utils/tx-progress.ts";
 
 const STATUS_TONES: Record<ProgressStatus, string> = {
@@ -8,6 +10,14 @@ const STATUS_TONES: Record<ProgressStatus, string> = {
   failed: "text-bad",
   error: "text-bad",
 };
+
+/** What the transaction does, amounts to 4 decimals. */
+const actionOf = (row: ProgressRow): string =>
+  row.kind === "approve"
+    ? "approve"
+    : row.kind === "transfer"
+      ? `send ${formatBnb(row.amount)} BNB`
+      : `sell ${tokensShown(row.amount)}`;
 
 /** One transaction: wallet, what it does, its hash (explorer link), status and why it failed. */
 export function TxProgressRow({
@@ -27,7 +37,9 @@ export function TxProgressRow({
         <span className="text-dim" title={row.from}>
           {shortAddress(row.from)}
         </span>
-        <span className="text-fg">{row.kind === "approve" ? "approve" : `sell ${row.amount}`}</span>
+        <span className="text-fg" data-testid="tx-action">
+          {actionOf(row)}
+        </span>
         {row.hash ? (
           <TxHash hash={row.hash} explorerUrl={explorerUrl} className="text-accent hover:underline">
             {shortAddress(row.hash)}
@@ -39,7 +51,7 @@ export function TxProgressRow({
           {row.status}
         </span>
       </div>
-      {row.reason && row.status !== "success" && (
+      {row.reason && (row.status === "failed" || row.status === "error") && (
         <span className="break-words text-bad" data-testid="tx-reason">
           {row.reason}
         </span>

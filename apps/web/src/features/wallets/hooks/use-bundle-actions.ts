@@ -1,4 +1,4 @@
-import type { SellTransaction } from "@bundler/shared";
+import type { WalletBalance } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState } from "react";
 import toast from "react-hot-toast";
@@ -7,22 +7,26 @@ import { useEmptyWallets } from "../api/empty-wallets.ts";
 import { getBundleBalancesQueryOptions } from "../api/get-bundle-balances.ts";
 import { useSellDeveloper } from "../api/sell-developer.ts";
 import { useSellWallets } from "../api/sell-wallets.ts";
+import { type EmptyWarning, emptyWarning } from "../utils/empty-warning.ts";
 import { sellAmountValue } from "../utils/sell-amount.ts";
-import { WALLETS_MESSAGES } from "../utils/wallet-messages.ts";
+import { type ProgressRow, rowsFromEmpty, rowsFromSell } from "../utils/tx-progress.ts";
+import { failedBecause, WALLETS_MESSAGES, withReason } from "../utils/wallet-messages.ts";
 import type { SellAmountState } from "./use-sell-amount.ts";
 import type { WalletSelection } from "./use-wallet-selection.ts";
 
-/** The open transaction-progress dialog; `transactions` is null while the sell is on its way. */
+/** The open transaction-progress dialog; `rows` is null while the request is on its way. */
 export interface SellProgress {
   id: number;
   title: string;
-  transactions: readonly SellTransaction[] | null;
+  windowTitle: string;
+  rows: readonly ProgressRow[] | null;
 }
 
 export interface BundleActionsInput {
   address: string;
-  /** The bundle's wallets, in order. */
-  wallets: readonly string[];
+  ticker: string;
+  /** The bundle's wallets with their balances, in order. */
+  balances: readonly WalletBalance[];
   selection: WalletSelection;
   sellAmount: SellAmountState;
   developerAmount: SellAmountState;
@@ -32,7 +36,10 @@ export interface BundleActionsInput {
   beforeSell: () => void;
 }
 
-/** Sell from the selected wallets or the developer's, and empty the selected wallets. */
+/**
+ * Sell from the selected wallets or the developer's, and empty the selected wallets (after a
+ * confirmation when some of them still hold tokens). Each opens the progress dialog.
+ */
 export function useBundleActions(input: BundleActionsInput) {
   const { address, selection, sellAmount, developerAmount } = input;
   const queryClient = useQueryClient();
@@ -40,7 +47,9 @@ export function useBundleActions(input: BundleActionsInput) {
   const sellDeveloper = useSellDeveloper();
   const emptyWallets = useEmptyWallets();
   const [progress, setProgress] = useState<SellProgress | null>(null);
+  const [emptyConfirm, setEmptyConfirm] = useState<EmptyWarning | null>(null);
   const nextId = useRef(0);
+  const wallets = input.balances.map((wallet) => wallet.address);
 
   const refetchBalances = useCallback(
     () =>
@@ -48,16 +57,16 @@ export function useBundleActions(input: BundleActionsInput) {
     [queryClient, address],
   );
 
-  // The dialog on screen, if any: a sell answered after its dialog was closed polls nothing.
+  // The dialog on screen, if any: an answer that comes after its dialog was closed polls nothing.
   const openId = useRef<number | null>(null);
-  const open = (title: string) => {
+  const open = (title: string, windowTitle = "sell --progress") => {
     const id = ++nextId.current;
     openId.current = id;
-    setProgress({ id, title, transactions: null });
+    setProgress({ id, title, windowTitle, rows: null });
     return {
-      fill: (transactions: readonly SellTransaction[]) => {
+      fill: (rows: readonly ProgressRow[]) => {
         if (openId.current !== id) return void refetchBalances();
-        setProgress((current) => (current?.id === id ? { ...current, transactions } : current));
+        setProgress((current) => (current?.id === id ? { ...current, rows } : current));
       },
       close: () => {
         if (openId.current === id) openId.current = null;
@@ -68,23 +77,23 @@ export function useBundleActions(input: BundleActionsInput) {
 
   const sell = () => {
     const amount = sellAmountValue(sellAmount.amount);
-    const wallets = selection.pick(input.wallets);
-    if (!amount || wallets.length === 0) return;
+    const picked = selection.pick(wallets);
+    if (!amount || picked.length === 0) return;
     input.beforeSell();
     const dialog = open("Selling tokens");
     const isPercentage = sellAmount.unit === "percent";
     sellWallets.mutate(
       // One id per click: the server answers a repeat of it (a retried request) with the
       // transactions it already sent, instead of selling twice.
-      { address, wallets, amount, isPercentage, requestId: randomUuid() },
+      { address, wallets: picked, amount, isPercentage, requestId: randomUuid() },
       {
         onSuccess: (response) => {
-          dialog.fill(response.transactions);
+          dialog.fill(rowsFromSell(response.transactions));
           selection.clear();
           sellAmount.reset();
         },
-        onError: () => {
-          toast.error(WALLETS_MESSAGES.sellFailed);
+        onError: (error) => {
+          toast.error(failedBecause(WALLETS_MESSAGES.sellFailed, error));
           dialog.close();
         },
       },
@@ -102,41 +111,62 @@ export function useBundleActions(input: BundleActionsInput) {
       {
         onSuccess: (response) => {
           // An approval that had to go first, then the sell itself.
-          dialog.fill([...response.transactions, response.transaction]);
+          dialog.fill(rowsFromSell([...response.transactions, response.transaction]));
           developerAmount.reset();
         },
-        onError: () => {
-          toast.error(WALLETS_MESSAGES.developerSellFailed);
+        onError: (error) => {
+          toast.error(failedBecause(WALLETS_MESSAGES.developerSellFailed, error));
           dialog.close();
         },
       },
     );
   };
 
-  const empty = () => {
-    const wallets = selection.pick(input.wallets);
-    const receiver = input.receiver.trim();
-    if (wallets.length === 0 || !receiver) return;
+  const sendEmpty = (picked: string[], receiver: string) => {
+    const dialog = open("Emptying wallets", "empty --progress");
     emptyWallets.mutate(
-      { address, wallets, receiver, requestId: randomUuid() },
+      { address, wallets: picked, receiver, requestId: randomUuid() },
       {
         onSuccess: ({ results }) => {
+          dialog.fill(rowsFromEmpty(results));
           const emptied = results.filter((result) => result.success).length;
-          const failed = results.filter((result) => !result.success);
+          // Sent but not mined yet is not a failure: the dialog follows it.
+          const refused = results.filter((result) => !result.success && !result.hash);
+          const reason = refused[0]?.error ?? null;
           if (emptied > 0) toast.success(WALLETS_MESSAGES.emptied(emptied));
-          if (failed.length > 0) {
+          if (refused.length > 0) {
             toast.error(
-              emptied === 0
-                ? WALLETS_MESSAGES.emptyFailed
-                : WALLETS_MESSAGES.emptyPartlyFailed(failed.length, failed[0]?.error ?? null),
+              refused.length === results.length
+                ? withReason(WALLETS_MESSAGES.emptyFailed, reason)
+                : WALLETS_MESSAGES.emptyPartlyFailed(refused.length, reason),
             );
           }
           selection.clear();
           input.clearReceiver();
         },
-        onError: () => toast.error(WALLETS_MESSAGES.emptyFailed),
+        onError: (error) => {
+          toast.error(failedBecause(WALLETS_MESSAGES.emptyFailed, error));
+          dialog.close();
+        },
       },
     );
+  };
+
+  /** Empties the selected wallets; first asks when some of them still hold tokens. */
+  const empty = () => {
+    const picked = selection.pick(wallets);
+    const receiver = input.receiver.trim();
+    if (picked.length === 0 || !receiver) return;
+    const warning = emptyWarning(input.balances, picked, input.ticker);
+    if (warning) return void setEmptyConfirm(warning);
+    sendEmpty(picked, receiver);
+  };
+
+  const confirmEmpty = () => {
+    setEmptyConfirm(null);
+    const picked = selection.pick(wallets);
+    const receiver = input.receiver.trim();
+    if (picked.length > 0 && receiver) sendEmpty(picked, receiver);
   };
 
   return {
@@ -150,6 +180,10 @@ export function useBundleActions(input: BundleActionsInput) {
     sell,
     sellAsDeveloper,
     empty,
+    /** The question asked before emptying wallets that hold tokens, while it is open. */
+    emptyConfirm,
+    confirmEmpty,
+    cancelEmpty: () => setEmptyConfirm(null),
     selling: sellWallets.isPending,
     sellingDeveloper: sellDeveloper.isPending,
     emptying: emptyWallets.isPending,

@@ -1,23 +1,17 @@
-import type { SellTransaction } from "@bundler/shared";
 import { useEffect, useEffectEvent, useState } from "react";
 import { getTxStatuses, SELL_STATUS_POLL_MS } from "../api/get-tx-statuses.ts";
-import {
-  applyStatuses,
-  type ProgressRow,
-  pendingHashes,
-  rowsFromSell,
-} from "../utils/tx-progress.ts";
+import { applyStatuses, type ProgressRow, pendingHashes } from "../utils/tx-progress.ts";
 
 /**
- * A sell's transactions as they settle: every 3 s the pending ones (and only those) are asked
+ * A sell's or an empty's transactions as they settle: every 3 s the pending ones (and only those) are asked
  * about, until none is left; then `onFinished` runs once. Unmounting (the dialog closing) stops
  * the polling.
  */
 export function useTxProgress(
-  transactions: readonly SellTransaction[],
+  initial: readonly ProgressRow[],
   onFinished: () => void,
 ): readonly ProgressRow[] {
-  const [rows, setRows] = useState<readonly ProgressRow[]>(() => rowsFromSell(transactions));
+  const [rows, setRows] = useState<readonly ProgressRow[]>(initial);
   const [round, setRound] = useState(0);
   const pendingKey = pendingHashes(rows).join(",");
   const finished = useEffectEvent(onFinished);

@@ -38,3 +38,25 @@ export function sharePercent(units: bigint, total: bigint): number {
 
 /** A percent for display: "12.3456%". */
 export const formatPercent = (percent: number): string => `${percent.toFixed(4)}%`;
+
+/**
+ * A token amount the server wrote for display ("1,234.567891234567891234") cut to at most 4
+ * decimals, rounded down, as every amount in a dialog is (SPEC §9).
+ *
+ * @example
+ * tokensShown("1,234.567891"); // "1,234.5678"
+ */
+export const tokensShown = (display: string): string => display.replace(/(\.\d{4})\d+$/, "$1");
+
+const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+
+/**
+ * Units as a short round figure for a sentence: "7.3M", "12K", "0.5".
+ *
+ * @example
+ * formatCompactTokens(7_300_000n * 10n ** 18n); // "7.3M"
+ */
+export function formatCompactTokens(units: bigint): string {
+  const scale = 10n ** BigInt(TOKEN_DECIMALS - SHOWN_DECIMALS);
+  return compact.format(Number(units / scale) / 10 ** SHOWN_DECIMALS);
+}

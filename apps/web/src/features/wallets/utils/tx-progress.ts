@@ -1,4 +1,5 @@
-import type { SellTransaction, TxStatusEntry } from "@bundler/shared";
+import type { emptyWalletsRoute, SellTransaction, TxStatusEntry } from "@bundler/shared";
+import type { RouteResponse } from "../../../lib/api-client.ts";
 
 export type ProgressStatus = TxStatusEntry["status"];
 
@@ -8,9 +9,10 @@ export interface ProgressRow {
   id: string;
   hash: string | null;
   from: string;
-  /** Tokens sold, for display; "0" for an approval. */
+  /** Tokens sold (display text, "0" for an approval), or BNB sent by an empty (decimal). */
   amount: string;
-  kind: SellTransaction["kind"];
+  /** A sell's approval or sale, or an empty's transfer of the wallet's BNB. */
+  kind: SellTransaction["kind"] | "transfer";
   status: ProgressStatus;
   /** Why it failed: the server's reason for not sending, or the decoded revert. */
   reason: string | null;
@@ -36,6 +38,24 @@ export function rowsFromSell(transactions: readonly SellTransaction[]): Progress
     });
   }
   return rows;
+}
+
+export type EmptyResult = RouteResponse<typeof emptyWalletsRoute>["results"][number];
+
+/**
+ * An empty's answer as dialog rows: a mined transfer is a success; one sent but not mined yet
+ * is pending (polled like a sell's); a wallet for which nothing was sent failed, with why.
+ */
+export function rowsFromEmpty(results: readonly EmptyResult[]): ProgressRow[] {
+  return results.map((result) => ({
+    id: result.hash?.toLowerCase() ?? `${result.wallet.toLowerCase()}:transfer`,
+    hash: result.hash,
+    from: result.wallet,
+    amount: result.amount,
+    kind: "transfer",
+    status: result.success ? "success" : result.hash ? "pending" : "failed",
+    reason: result.success ? null : (result.error ?? "No transaction was sent"),
+  }));
 }
 
 /** The hashes still worth asking about: pending rows only. */
