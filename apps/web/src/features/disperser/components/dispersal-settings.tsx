@@ -26,7 +26,7 @@ export function DispersalSettings({
           <Input
             aria-label="Balance buffer"
             inputMode="decimal"
-            placeholder={RECOMMENDED_BUFFER}
+            placeholder={`e.g. ${RECOMMENDED_BUFFER}`}
             value={buffer}
             onChange={(e) => onBufferChange(e.target.value)}
           />

@@ -9,9 +9,16 @@ import { useAutoImportParam } from "../hooks/use-auto-import-param.ts";
 import { useBundlerWallets } from "../hooks/use-bundler-wallets.ts";
 import { useDispersal } from "../hooks/use-dispersal.ts";
 import { useWalletRows } from "../hooks/use-wallet-rows.ts";
-import { prepareDispersal, summarizeDispersal } from "../utils/dispersal-form.ts";
+import {
+  prepareDispersal,
+  sendableRows,
+  summarizeDispersal,
+  undeliveredRow,
+} from "../utils/dispersal-form.ts";
+import { type MarkedRow, markedRowOf } from "../utils/marked-row.ts";
 import { isWalletFileName, parseWalletFile, WALLET_FILE_ERRORS } from "../utils/wallet-file.ts";
 import { DispersalDialog } from "./dispersal-dialog.tsx";
+import { DispersalHistory } from "./dispersal-history.tsx";
 import { DispersalSettings } from "./dispersal-settings.tsx";
 import { DispersalSummary } from "./dispersal-summary.tsx";
 import { WalletRowsSection } from "./wallet-rows-section.tsx";
@@ -24,10 +31,16 @@ export function DisperserPage() {
   const config = usePublicConfig();
   const rows = useWalletRows();
   const bundler = useBundlerWallets();
-  const dispersal = useDispersal(authKey);
+  // What a dispersal paid leaves the grid: a second click must not pay it again.
+  const dispersal = useDispersal(authKey, {
+    onDelivered: (delivered) => rows.retain(undeliveredRow(delivered.chains)),
+  });
   const [buffer, setBuffer] = useState("");
   const [antiBubblemaps, setAntiBubblemaps] = useState(true);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  // The row a refused dispersal names, shown until the grid changes.
+  const [refusal, setRefusal] = useState<{ row: MarkedRow; grid: unknown } | null>(null);
+  const marked = refusal?.grid === rows.rows ? refusal.row : null;
 
   const importBundlerWallets = () => {
     if (bundler.status === "none") return;
@@ -49,7 +62,11 @@ export function DisperserPage() {
     if (dispersal.creating) return;
     const prepared = prepareDispersal(rows.rows, buffer, antiBubblemaps);
     if (!prepared.ok) return void toast.error(prepared.error);
-    void dispersal.create(prepared.body);
+    const grid = rows.rows;
+    void dispersal.create(prepared.body).then((error) => {
+      const row = markedRowOf(error, sendableRows(grid));
+      setRefusal(row ? { row, grid } : null);
+    });
   };
 
   const cancel = async () => {
@@ -64,6 +81,7 @@ export function DisperserPage() {
           <WalletRowsSection
             rows={rows.rows}
             buffer={buffer}
+            marked={marked}
             canImport={bundler.status !== "none"}
             onAdd={rows.add}
             onRemove={rows.remove}
@@ -71,6 +89,7 @@ export function DisperserPage() {
             onUpload={(file) => void upload(file)}
             onImport={importBundlerWallets}
           />
+          <DispersalHistory />
         </div>
         <aside className="flex flex-col gap-6 lg:sticky lg:top-20 lg:self-start">
           <DispersalSummary summary={summarizeDispersal(rows.rows, buffer)} />

@@ -1,13 +1,16 @@
 import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Section } from "../../../components/ui/section.tsx";
+import { formatBnb } from "../../../lib/bnb.ts";
 import { isAddress, type WalletRow, walletAmount } from "../utils/dispersal-form.ts";
+import type { MarkedRow } from "../utils/marked-row.ts";
 import { WALLET_FILE_ACCEPT } from "../utils/wallet-file.ts";
 
 /** The destinations: a manual grid of address and amount, a file upload, the bundler import. */
 export function WalletRowsSection({
   rows,
   buffer,
+  marked = null,
   canImport,
   onAdd,
   onRemove,
@@ -17,6 +20,8 @@ export function WalletRowsSection({
 }: {
   rows: readonly WalletRow[];
   buffer: string;
+  /** The row the server refused, marked until the grid changes. */
+  marked?: MarkedRow | null;
   /** The launch page handed wallets over: "Import Bundler Wallets" is offered. */
   canImport: boolean;
   onAdd: () => void;
@@ -68,9 +73,18 @@ export function WalletRowsSection({
             <tbody>
               {rows.map((row, index) => {
                 const n = index + 1;
-                const invalid = row.address.trim() !== "" && !isAddress(row.address);
+                const refused = marked?.id === row.id ? marked : null;
+                const invalid =
+                  (row.address.trim() !== "" && !isAddress(row.address)) ||
+                  refused?.input === "address";
+                const badAmount = refused?.input === "amount";
                 return (
-                  <tr key={row.id} data-testid="wallet-row">
+                  <tr
+                    key={row.id}
+                    data-testid="wallet-row"
+                    data-refused={refused ? "true" : undefined}
+                    className={refused ? "bg-bad/10" : undefined}
+                  >
                     <td className="py-1 pr-2 text-xs text-faint">{n}</td>
                     <td className="py-1 pr-2">
                       <Input
@@ -81,21 +95,29 @@ export function WalletRowsSection({
                         value={row.address}
                         onChange={(e) => onChange(row.id, { address: e.target.value })}
                         className={`py-1.5 text-xs ${invalid ? "border-bad/70! text-bad!" : ""}`}
-                        title={invalid ? "Not a valid address: this row is skipped" : undefined}
+                        title={
+                          refused?.input === "address"
+                            ? refused.message
+                            : invalid
+                              ? "Not a valid address: this row is skipped"
+                              : undefined
+                        }
                       />
                     </td>
                     <td className="py-1 pr-2">
                       <Input
                         aria-label={`Amount ${n}`}
+                        aria-invalid={badAmount || undefined}
+                        title={badAmount ? refused?.message : undefined}
                         inputMode="decimal"
-                        placeholder="0.1"
+                        placeholder="e.g. 0.1"
                         value={row.amount}
                         onChange={(e) => onChange(row.id, { amount: e.target.value })}
-                        className="py-1.5 text-xs"
+                        className={`py-1.5 text-xs ${badAmount ? "border-bad/70! text-bad!" : ""}`}
                       />
                     </td>
                     <td className="hidden py-1 pr-2 text-right text-xs tabular-nums text-dim sm:table-cell">
-                      {isAddress(row.address) ? walletAmount(row.amount, buffer) : "—"}
+                      {isAddress(row.address) ? formatBnb(walletAmount(row.amount, buffer)) : "—"}
                     </td>
                     <td className="py-1 text-right">
                       <button
@@ -113,6 +135,11 @@ export function WalletRowsSection({
             </tbody>
           </table>
         </div>
+      )}
+      {marked && (
+        <p className="text-xs text-bad" role="alert" data-testid="refused-row">
+          Row {rows.findIndex((row) => row.id === marked.id) + 1}: {marked.message}
+        </p>
       )}
       <div className="flex flex-wrap gap-3">
         <Button variant="secondary" onClick={onAdd}>

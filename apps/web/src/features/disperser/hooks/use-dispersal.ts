@@ -1,18 +1,20 @@
 import {
   type CreateDispersalBody,
+  type Dispersal,
   dispersalStatusEvent,
   isFinalDispersalStatus,
 } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import toast from "react-hot-toast";
-import { useTerminalLines } from "../../../hooks/use-terminal-lines.ts";
 import { failureText } from "../../../lib/api-error.ts";
 import { useSocketEvent } from "../../../lib/socket.ts";
 import { cancelDispersal } from "../api/cancel-dispersal.ts";
 import { createDispersal } from "../api/create-dispersal.ts";
 import { isNotFound } from "../api/dispersal-error.ts";
+import { getDispersalLog } from "../api/get-dispersal-log.ts";
 import { getDispersalStatusQueryOptions, useDispersalStatus } from "../api/get-dispersal-status.ts";
+import { dispersalsListKey } from "../api/get-dispersals.ts";
 import {
   DISPERSAL_ID_KEY,
   DISPERSAL_MESSAGES,
@@ -20,6 +22,7 @@ import {
   isMoving,
   readStoredDispersalId,
 } from "../utils/dispersal-status.ts";
+import { useDispersalLog } from "./use-dispersal-log.ts";
 
 /** A live line means something moved: the status is read again this long after it. */
 const LINE_REFRESH_MS = 1000;
@@ -50,11 +53,16 @@ const storedId = {
 };
 
 /**
- * The page's one dispersal: the stored id is fetched on load (the dialog opens) and polled
- * every 10 s; creating stores the new receiver as the id; the status decides what stays.
- * Live lines from `dispersal_status_{key}` feed the transaction log.
+ * The page's one dispersal: the stored id is fetched on load (the dialog opens, and the log's
+ * earlier lines are read back) and polled every 10 s; creating stores the new receiver as the
+ * id; the status decides what stays. Live lines from `dispersal_status_{key}` feed the
+ * transaction log. `onDelivered` runs once when a dispersal completes or partly completes, with
+ * the dispersal, so the page can take the paid wallets off its grid.
  */
-export function useDispersal(authKey: string | null) {
+export function useDispersal(
+  authKey: string | null,
+  { onDelivered }: { onDelivered?: (dispersal: Dispersal) => void } = {},
+) {
   const queryClient = useQueryClient();
   const [initialId] = useState(storedId.read);
   const [activeId, setActiveId] = useState<string | null>(initialId);
@@ -63,7 +71,7 @@ export function useDispersal(authKey: string | null) {
   const creatingRef = useRef(false);
   const [cancelling, setCancelling] = useState(false);
   const announced = useRef(new Set<string>());
-  const terminal = useTerminalLines();
+  const terminal = useDispersalLog();
 
   const status = useDispersalStatus(activeId);
   const dispersal = activeId ? (status.data ?? null) : null;
@@ -80,10 +88,32 @@ export function useDispersal(authKey: string | null) {
     [queryClient],
   );
 
+  // A page reloaded mid-dispersal shows the log's lines from before the reload.
+  const { restore } = terminal;
+  useEffect(() => {
+    if (!initialId) return;
+    const controller = new AbortController();
+    getDispersalLog(initialId, controller.signal).then(
+      (earlier) => {
+        if (!controller.signal.aborted) restore(earlier);
+      },
+      () => {
+        // Without the record, the log shows the live lines only.
+      },
+    );
+    return () => controller.abort();
+  }, [initialId, restore]);
+
+  const delivered = useRef(new Set<string>());
   const onStatus = useEffectEvent(() => {
     if (!dispersal) return;
     const { dispersalId: id, status: current, antiBubblemaps } = dispersal;
     const outcome = dispersalOutcome(current, antiBubblemaps);
+    void queryClient.invalidateQueries({ queryKey: dispersalsListKey });
+    if ((current === "completed" || current === "partial") && !delivered.current.has(id)) {
+      delivered.current.add(id);
+      onDelivered?.(dispersal);
+    }
     if (isMoving(current) && !announced.current.has(id)) {
       announced.current.add(id);
       toast.success(DISPERSAL_MESSAGES.sending, { id: `dispersal-sending:${id}` });
@@ -135,10 +165,11 @@ export function useDispersal(authKey: string | null) {
     refreshSoon();
   });
 
+  /** Creates the dispersal; answers why it failed (null when it did not, or was ignored). */
   const create = useCallback(
-    async (body: CreateDispersalBody) => {
+    async (body: CreateDispersalBody): Promise<unknown> => {
       // A second click while the first is on its way is ignored.
-      if (creatingRef.current) return;
+      if (creatingRef.current) return null;
       creatingRef.current = true;
       setCreating(true);
       try {
@@ -148,11 +179,14 @@ export function useDispersal(authKey: string | null) {
           created,
         );
         storedId.write(created.dispersalId);
+        void queryClient.invalidateQueries({ queryKey: dispersalsListKey });
         terminal.clear();
         setActiveId(created.dispersalId);
         setOpen(true);
+        return null;
       } catch (error) {
         toast.error(failureText(error, "Failed to create the dispersal"));
+        return error;
       } finally {
         creatingRef.current = false;
         setCreating(false);
@@ -168,13 +202,14 @@ export function useDispersal(authKey: string | null) {
       const answer = await cancelDispersal(activeId);
       toast.success(answer.message);
       forget(activeId);
+      void queryClient.invalidateQueries({ queryKey: dispersalsListKey });
     } catch (error) {
       toast.error(failureText(error, "Failed to cancel the dispersal"));
       if (isNotFound(error)) forget(activeId);
     } finally {
       setCancelling(false);
     }
-  }, [activeId, forget]);
+  }, [activeId, forget, queryClient]);
 
   /** Hides the dialog; a finished (partial) dispersal is let go with it. */
   const close = useCallback(() => {

@@ -3,7 +3,10 @@ import type { WalletRow } from "../utils/dispersal-form.ts";
 
 type RowInput = Pick<WalletRow, "address" | "amount">;
 
-/** The manual grid's rows: starts with one empty row; import and upload replace the list. */
+/**
+ * The manual grid's rows: starts with one empty row; import and upload replace the list; a
+ * delivered dispersal takes its paid rows off (`retain`).
+ */
 export function useWalletRows() {
   const nextId = useRef(1);
   const [rows, setRows] = useState<WalletRow[]>([{ id: 0, address: "", amount: "" }]);
@@ -28,6 +31,15 @@ export function useWalletRows() {
     [],
   );
   const replace = useCallback((inputs: readonly RowInput[]) => setRows(inputs.map(make)), [make]);
+  /** Keeps the rows `keep` accepts; with none left, the grid starts over from one empty row. */
+  const retain = useCallback(
+    (keep: (row: WalletRow) => boolean) =>
+      setRows((current) => {
+        const kept = current.filter(keep);
+        return kept.length > 0 ? kept : [make({ address: "", amount: "" })];
+      }),
+    [make],
+  );
 
-  return { rows, add, remove, update, replace };
+  return { rows, add, remove, update, replace, retain };
 }

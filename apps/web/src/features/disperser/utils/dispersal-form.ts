@@ -1,4 +1,4 @@
-import { ADDRESS_PATTERN, type CreateDispersalBody } from "@bundler/shared";
+import { ADDRESS_PATTERN, type CreateDispersalBody, type DispersalChain } from "@bundler/shared";
 import { fromWei, toWei } from "../../../lib/bnb.ts";
 
 /** One line of the manual grid: what the user typed, unchecked. */
@@ -91,4 +91,18 @@ export function prepareDispersal(
       antiBubblemaps,
     },
   };
+}
+
+/**
+ * After a dispersal delivered, which rows stay on the grid: only those of destinations it did
+ * not pay (a partial one's failed chains), so a second click cannot pay anyone twice. After a
+ * completed dispersal none stays.
+ */
+export function undeliveredRow(
+  chains: readonly Pick<DispersalChain, "finalWallet" | "completed">[],
+): (row: WalletRow) => boolean {
+  const unpaid = new Set(
+    chains.filter((chain) => !chain.completed).map((chain) => chain.finalWallet.toLowerCase()),
+  );
+  return (row) => isAddress(row.address) && unpaid.has(row.address.trim().toLowerCase());
 }
