@@ -111,6 +111,27 @@ describe("the address page", () => {
     expect(await screen.findByText("wallet manager")).toBeTruthy();
   });
 
+  it("shows a token's total supply to 4 decimals at most", async () => {
+    renderPage(
+      TOKEN,
+      ok(
+        account({
+          address: TOKEN,
+          isContract: true,
+          transactions: [],
+          token: {
+            name: "Odd Cat",
+            symbol: "ODD",
+            totalSupply: "999999999.123456789123456789",
+            graduated: false,
+          },
+        }),
+      ),
+    );
+    const token = within(await screen.findByTestId("address-token"));
+    expect(token.getByText("999,999,999.1234")).toBeTruthy();
+  });
+
   it("shows the server's error", async () => {
     renderPage(WALLET, () =>
       HttpResponse.json({ success: false, error: "chain unavailable" }, { status: 503 }),

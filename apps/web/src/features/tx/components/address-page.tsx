@@ -17,11 +17,15 @@ const STATUS_TONES: Record<string, string> = {
   dropped: "text-bad",
 };
 
-/** "1000000000.5" → "1,000,000,000.5": whole tokens, without floats. */
+/**
+ * "1000000000.5" → "1,000,000,000.5": whole tokens, without floats, at most 4 decimals (cut,
+ * not rounded up: SPEC §9).
+ */
 const groupDigits = (value: string) => {
-  const [whole = "0", fraction] = value.split(".");
+  const [whole = "0", fraction = ""] = value.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return fraction ? `${grouped}.${fraction}` : grouped;
+  const shown = fraction.slice(0, 4).replace(/0+$/, "");
+  return shown ? `${grouped}.${shown}` : grouped;
 };
 
 /**
