@@ -16,11 +16,15 @@ import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
+import { registerNoStore } from "./lib/no-store.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { AccountRepository } from "./modules/auth/account.repository.ts";
+import { accountRoutes } from "./modules/auth/account.routes.ts";
+import { AccountService } from "./modules/auth/account.service.ts";
 import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
@@ -245,6 +249,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     isRead,
   );
   registerAccessControl(server, auth);
+  registerNoStore(server);
   await server.register(
     metaRoutes({
       news,
@@ -298,6 +303,9 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(authRoutes(auth, options.freeKeyLimitPerHour, services.referrals));
   await server.register(
     keyPaymentRoutes(services.keyPayments, options.keyPaymentLimitPerHour ?? 10),
+  );
+  await server.register(
+    accountRoutes(new AccountService(new AccountRepository(options.database.db), services.vault)),
   );
   await server.register(referralRoutes(services.referrals));
   await server.register(adminRoutes(services.admin, services.adminActions));

@@ -42,6 +42,9 @@ const remembersChain = async ({ db }: Database): Promise<boolean> => {
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** How long a stop waits for requests under way before it closes their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 const main = async () => {
   const startedAt = performance.now();
   const startedAtTime = Date.now();
@@ -193,7 +196,15 @@ const main = async () => {
     stopping = true;
     say(`\n${signal}: stopping...`);
     watcher?.stop();
+    // Requests under way when the signal came finish; their kept-alive connections then go
+    // idle and are closed as they do (left open they held the close for Fastify's 72 s
+    // keep-alive), and whatever is still open after SHUTDOWN_GRACE_MS is cut.
+    const http = app.server.server;
+    const idle = setInterval(() => http.closeIdleConnections(), 100);
+    const cut = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await app.server.close().catch(() => {});
+    clearInterval(idle);
+    clearTimeout(cut);
     await database.close().catch(() => {});
     await localChain?.stop();
     releaseDataDir();

@@ -9,6 +9,8 @@ import {
 import { auditLogRoute } from "./api/admin-audit.ts";
 import { adminClaimsRoute, completeClaimRoute, rejectClaimRoute } from "./api/admin-claims.ts";
 import {
+  accountKeysRoute,
+  accountRoute,
   cancelKeyPaymentRoute,
   generateFreeKeyRoute,
   keyPaymentStatusRoute,
@@ -91,6 +93,8 @@ export const ROUTES: readonly RouteDef[] = [
   startKeyPaymentRoute,
   keyPaymentStatusRoute,
   cancelKeyPaymentRoute,
+  accountRoute,
+  accountKeysRoute,
   generateBumperRoute,
   listBumpersRoute,
   getBumperRoute,

@@ -192,9 +192,16 @@ export const startDevBuilder = async (
     return methods.includes("eth_sendRawTransaction") ? exclusive(send) : send();
   };
 
-  const server: Server = createServer(
-    (request, response) => void serve(request, response, handle, forward, failing),
-  );
+  // A request that fails on its way (its client hung up mid-body, anvil went away mid-answer)
+  // is answered 502 if it still can be and closed otherwise: never left to reject unheard,
+  // which ended the whole process with an uncaught ECONNRESET.
+  const server: Server = createServer((request, response) => {
+    serve(request, response, handle, forward, failing).catch((error: Error) => {
+      if (response.headersSent || response.destroyed) return void response.destroy();
+      response.writeHead(502, { "content-type": "text/plain" });
+      response.end(`the dev builder could not answer: ${error.message}`);
+    });
+  });
   await new Promise<void>((resolve) =>
     server.listen(params.port ?? 0, params.host ?? "127.0.0.1", resolve),
   );
