@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = [
   "payment_key_view",
   "claim_complete",
   "claim_reject",
+  /** A user downloaded a backup of their own wallet keys (the Account page). */
+  "keys_export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

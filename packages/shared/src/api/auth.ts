@@ -112,3 +112,82 @@ export const cancelKeyPaymentRoute = defineRoute({
   body: z.object({ paymentId: paymentIdSchema, deviceId: deviceIdSchema }),
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
+
+/** How an access key came: generated free for a device, bought, or minted (CLI, first start). */
+export const KEY_KINDS = ["free", "purchased", "minted"] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+/** The caller's own account: what kind of key it is, its role and when it was made. */
+export const accountRoute = defineRoute({
+  method: "GET",
+  path: "/api/auth/account",
+  access: "user",
+  body: undefined,
+  response: z.object({
+    success: z.literal(true),
+    account: z.object({
+      kind: z.enum(KEY_KINDS),
+      role: roleSchema,
+      createdAt: z.string(),
+    }),
+  }),
+});
+export type Account = z.infer<typeof accountRoute.response>["account"];
+
+/** Wallet keys a user owns, by what they are for (payment addresses are the platform's). */
+export const ACCOUNT_KEY_PURPOSES = ["deployer", "bundle", "tip", "bumper", "dispersal"] as const;
+
+export const accountKeySchema = z.object({
+  address: addressSchema,
+  purpose: z.enum(ACCOUNT_KEY_PURPOSES),
+  privateKey: z.string().regex(/^0x[0-9a-f]{64}$/),
+  /** The draft it was saved with, when it belongs to one. */
+  draftId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AccountKey = z.infer<typeof accountKeySchema>;
+
+/**
+ * Every private key the server holds for the caller (deployer, bundle, tip, bumper and
+ * dispersal wallets), one per address and purpose, oldest first: what the Account page's backup
+ * file encrypts. Sent with `Cache-Control: no-store`, and each export is written to the audit log.
+ */
+export const accountKeysRoute = defineRoute({
+  method: "GET",
+  path: "/api/auth/account/keys",
+  access: "user",
+  body: undefined,
+  response: z.object({ success: z.literal(true), keys: z.array(accountKeySchema) }),
+});
+export type AccountKeysResponse = z.infer<typeof accountKeysRoute.response>;
+
+/** The Account page's backup file (encrypted in the browser; see the web's key-backup.ts). */
+export const ACCOUNT_BACKUP_FORMAT = "launch-bundler-backup";
+export const ACCOUNT_BACKUP_VERSION = 1;
+/** A file that asks for more PBKDF2 rounds than this would only hang the tab: refused. */
+export const ACCOUNT_BACKUP_MAX_ITERATIONS = 10_000_000;
+
+const base64Schema = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/);
+
+export const accountBackupFileSchema = z.object({
+  format: z.literal(ACCOUNT_BACKUP_FORMAT),
+  version: z.literal(ACCOUNT_BACKUP_VERSION),
+  createdAt: z.string(),
+  kdf: z.object({
+    name: z.literal("PBKDF2"),
+    hash: z.literal("SHA-256"),
+    iterations: z.number().int().min(1).max(ACCOUNT_BACKUP_MAX_ITERATIONS),
+    salt: base64Schema,
+  }),
+  cipher: z.object({ name: z.literal("AES-GCM"), iv: base64Schema }),
+  /** AES-GCM ciphertext (tag appended) of the JSON of `accountBackupContentsSchema`. */
+  data: base64Schema,
+});
+export type AccountBackupFile = z.infer<typeof accountBackupFileSchema>;
+
+export const accountBackupContentsSchema = z.object({
+  accessKey: z.string().min(1),
+  createdAt: z.string(),
+  wallets: z.array(accountKeySchema),
+});
+export type AccountBackupContents = z.infer<typeof accountBackupContentsSchema>;

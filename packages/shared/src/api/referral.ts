@@ -16,6 +16,7 @@ export const REFERRAL_MESSAGES = {
   codeTaken: "this code is taken",
   codeExists: "You already have a referral code",
   invalidCode: "Invalid referral code",
+  ownCode: "You cannot use your own referral code",
   nothingToClaim: "No BNB available to claim",
   addressRequired: "Please enter a receiving address",
   addressInvalid: "Please enter a valid BNB address",

@@ -2,6 +2,7 @@ import { generateFreeKeyRoute, validateKeyRoute } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { ReferralService } from "../referral/referral.service.ts";
 import type { AuthService } from "./auth.service.ts";
+import { headerKey } from "./header-key.ts";
 
 export const authRoutes =
   (
@@ -19,8 +20,13 @@ export const authRoutes =
         rateLimit: { max: freeKeyLimitPerHour, timeWindow: "1 hour" },
       },
       handler: async (request) => {
-        // A code nobody owns is refused before anything is written.
-        const referrer = await referrals.referrerOf(request.body.referralCode);
+        // A code nobody owns, or the requester's own, is refused before anything is written.
+        const { deviceId, referralCode } = request.body;
+        const caller = referralCode ? await auth.authenticate(headerKey(request)) : null;
+        const referrer = await referrals.referrerOf(referralCode, {
+          deviceId,
+          userId: caller?.id,
+        });
         const key = await auth.generateFreeKey(
           request.body.deviceId,
           request.body.userAgent,

@@ -5,6 +5,7 @@ import {
 } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { parseRequest } from "../../lib/parse-request.ts";
+import { headerKey } from "../auth/header-key.ts";
 import type { KeyPaymentService } from "./key-payment.service.ts";
 
 /**
@@ -25,7 +26,11 @@ export const keyPaymentRoutes =
       },
       handler: async (request) => ({
         success: true as const,
-        ...(await keyPayments.start(request.body.deviceId, request.body.referralCode)),
+        ...(await keyPayments.start(
+          request.body.deviceId,
+          request.body.referralCode,
+          headerKey(request),
+        )),
       }),
     });
 

@@ -45,11 +45,14 @@ export class KeyPaymentService {
     private readonly windowSeconds: number = PAYMENT_WINDOW_SECONDS,
   ) {}
 
+  /** `buyerKey`: the access key a logged-in buyer sent, so their own code is refused. */
   async start(
     deviceId: string,
     referralCode: string | undefined,
+    buyerKey?: string,
   ): Promise<Omit<StartKeyPaymentResponse, "success">> {
-    const referrer = await this.referrals.referrerOf(referralCode);
+    const buyer = referralCode ? await this.auth.authenticate(buyerKey) : null;
+    const referrer = await this.referrals.referrerOf(referralCode, { deviceId, userId: buyer?.id });
     const chain = requireChain(this.chain);
     const rate = await this.prices.bnbUsd();
     const usd = keyPriceUsd(this.pricing, referrer !== null);

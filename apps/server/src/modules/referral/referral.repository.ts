@@ -44,10 +44,12 @@ export class ReferralRepository {
     return row;
   }
 
-  /** The active user whose code this is, case-insensitively. */
-  async ownerOfCode(code: string): Promise<{ userId: string; code: string } | undefined> {
+  /** The active user whose code this is, case-insensitively, with the device of their key. */
+  async ownerOfCode(
+    code: string,
+  ): Promise<{ userId: string; code: string; deviceId: string | null } | undefined> {
     const [row] = await this.db
-      .select({ userId: referralCodes.userId, code: referralCodes.code })
+      .select({ userId: referralCodes.userId, code: referralCodes.code, deviceId: users.deviceId })
       .from(referralCodes)
       .innerJoin(users, eq(users.id, referralCodes.userId))
       .where(and(sql`lower(${referralCodes.code}) = lower(${code})`, eq(users.isActive, true)))

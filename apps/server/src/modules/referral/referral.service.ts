@@ -25,13 +25,21 @@ export class ReferralService {
 
   /**
    * The referrer a key request's code names: null without a code, a 400 "Invalid referral code"
-   * for a code nobody (active) owns.
+   * for a code nobody (active) owns, and a 400 "You cannot use your own referral code" when the
+   * requester is its owner: the same user (a logged-in purchase), or the device their key was
+   * given to or bought on.
    */
-  async referrerOf(code: string | undefined): Promise<{ userId: string; code: string } | null> {
+  async referrerOf(
+    code: string | undefined,
+    requester: { deviceId?: string; userId?: string | null } = {},
+  ): Promise<{ userId: string; code: string } | null> {
     if (!code) return null;
     const owner = referralCodeError(code) ? undefined : await this.repository.ownerOfCode(code);
     if (!owner) throw new BadRequestError(REFERRAL_MESSAGES.invalidCode);
-    return owner;
+    const sameDevice = owner.deviceId !== null && owner.deviceId === requester.deviceId;
+    if (owner.userId === requester.userId || sameDevice)
+      throw new BadRequestError(REFERRAL_MESSAGES.ownCode);
+    return { userId: owner.userId, code: owner.code };
   }
 
   async createCode(userId: string, input: string): Promise<string> {

@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<AuditEntry["action"], string> = {
   payment_key_view: "payment key view",
   claim_complete: "claim completed",
   claim_reject: "claim rejected",
+  keys_export: "key backup download",
 };
 
 /** `{from: "user", to: "admin"}` → `from: user, to: admin`. */
