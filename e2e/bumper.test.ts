@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Bumper } from "@bundler/shared";
+import { type Bumper, type BumperCosts, bumperPlan } from "@bundler/shared";
 import type { Page } from "playwright-core";
-import { type Address, createPublicClient, http, parseEther } from "viem";
+import { type Address, createPublicClient, formatEther, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Api } from "./support/api.ts";
 import { describe, expect, test } from "./support/fixtures.ts";
@@ -122,20 +122,21 @@ describe("the bumper", () => {
       duration: "3",
       buySize: "0.01",
     });
-    expect(await page.getByTestId("bumper-plan").textContent()).toContain(
-      "3 bumps · fund about 0.0130 BNB",
-    );
+    // The plan counts each bump's builder tip, gas at today's price and trading fees.
+    const { costs } = await api.get<{ costs: BumperCosts }>("/api/bumper/costs");
+    const plan = bumperPlan(parseEther("0.01"), 3, costs);
+    await expect
+      .poll(() => page.getByTestId("bumper-plan").textContent(), { timeout: 15_000 })
+      .toBe(`3 bumps · fund ${formatEther(plan.required)} BNB`);
+    expect(await page.getByTestId("bumper-plan-parts").textContent()).toContain("builder tip");
     const address = await generateBumper(page);
     // Fields lock once the bumper exists.
     expect(await page.getByLabel("Token address").isDisabled()).toBe(true);
     expect(await bumpsShown(page)).toBe("0 / 3");
 
+    // Funded with exactly what the card asks for (the plan): every bump has what it needs.
     await fundFromFaucet(page);
-    expect(await client.getBalance({ address })).toBeGreaterThanOrEqual(parseEther("0.013"));
-    // SPEC §9's 0.001 BNB a bump is an estimate: tip, gas and the curve's fees come within a
-    // few percent of it either way (a run has ended 0.00002 BNB short of the third bump, and
-    // the bumper stopped, saying so). One more bump's estimate makes this run complete.
-    await api.faucet(address, "0.001");
+    expect(await client.getBalance({ address })).toBe(plan.required);
     await startBumper(page);
 
     // The page reads the bumper again every 10 s while it runs: the first read after a bump
@@ -233,6 +234,12 @@ describe("the bumper", () => {
 
     const stopped = await bumperOf(api, launchedBundle.tokenAddress);
     expect(stopped).toMatchObject({ status: "stopped", active: false, nextBumpAt: null });
+    // Stopped, it is listed under Completed, not under Active.
+    const completedTab = page.getByRole("tab", { name: /^Completed/ });
+    await completedTab.click();
+    await page.getByTestId("bumper-row").filter({ hasText: "stopped" }).waitFor();
+    await page.getByRole("tab", { name: /^Active/ }).click();
+    await page.getByText("No active bumpers found.").waitFor();
     // Longer than an interval (20 s): nothing more is bumped.
     const from = await client.getBlockNumber();
     await new Promise((resolve) => setTimeout(resolve, 25_000));
@@ -241,7 +248,8 @@ describe("the bumper", () => {
     expect(later.bumpsCompleted).toBe(stopped.bumpsCompleted);
     expect(later.status).toBe("stopped");
     await page.reload();
-    await page.getByTestId("bumper-row").click();
+    await page.getByRole("tab", { name: /^Completed/ }).click();
+    await page.getByTestId("bumper-row").filter({ hasText: "stopped" }).click();
     await expect
       .poll(() => bumpsShown(page), { timeout: 15_000 })
       .toBe(`${stopped.bumpsCompleted} / 5`);
@@ -255,4 +263,25 @@ describe("the bumper", () => {
     expect(diff).toBeLessThanOrEqual(HALF_A_DISPLAY_UNIT);
     expect(await client.getBalance({ address })).toBe(0n);
   }, 300_000);
+
+  test("refuses a buy size under 0.001 BNB before asking the server", async ({
+    page,
+    server,
+    api,
+    key: _key,
+  }) => {
+    await openBumper(page, server.url);
+    await fillForm(page, {
+      token: privateKeyToAccount(generatePrivateKey()).address,
+      interval: "1",
+      duration: "3",
+      buySize: "0.0005",
+    });
+    await page.getByRole("button", { name: "Generate bumper" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").textContent(), { timeout: 15_000 })
+      .toBe("Buy size must be at least 0.001 BNB");
+    const { bumpers } = await api.get<{ bumpers: Bumper[] }>("/api/bumper/user");
+    expect(bumpers).toEqual([]);
+  }, 60_000);
 });

@@ -18,6 +18,7 @@ import {
   validateKeyRoute,
 } from "./api/auth.ts";
 import {
+  bumperCostsRoute,
   bumperWalletsRoute,
   generateBumperRoute,
   getBumperRoute,
@@ -102,6 +103,7 @@ export const ROUTES: readonly RouteDef[] = [
   stopBumperRoute,
   withdrawBumperRoute,
   bumperWalletsRoute,
+  bumperCostsRoute,
   listBundlesRoute,
   bundleBalancesRoute,
   sellWalletsRoute,

@@ -1,4 +1,11 @@
-import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
+import {
+  BUMPERS_PAGE_SIZE,
+  type Bump,
+  type Bumper,
+  type BumperCosts,
+  type BumperWallet,
+  bumperTabOf,
+} from "@bundler/shared";
 import { HttpResponse, http } from "msw";
 import { LOCAL_CONFIG } from "./fixtures.ts";
 
@@ -59,11 +66,36 @@ export const bumperWalletFixture = (
   ...overrides,
 });
 
+/** What the local server answers at 1 gwei: tip 0.0005, gas up to 0.0007, fees 1% (≥ 0.0001). */
+export const COSTS_FIXTURE: BumperCosts = {
+  tip: "0.0005",
+  gas: "0.0007",
+  tradingFeeBps: 100,
+  minTradingFee: "0.0001",
+};
+
+/** `/api/bumper/user`'s answer over `bumpers`: the asked tab's page, and each tab's count. */
+export function bumperListAnswer(bumpers: Bumper[], request: Request) {
+  const query = new URL(request.url).searchParams;
+  const tab = query.get("tab");
+  const page = Number(query.get("page") ?? 1);
+  const limit = Number(query.get("limit") ?? BUMPERS_PAGE_SIZE);
+  const inTab = bumpers.filter((b) => !tab || bumperTabOf(b.status) === tab);
+  const count = (name: string) => bumpers.filter((b) => bumperTabOf(b.status) === name).length;
+  return {
+    success: true,
+    bumpers: inTab.slice((page - 1) * limit, page * limit),
+    pagination: { page, limit, total: inTab.length, pages: Math.ceil(inTab.length / limit) },
+    counts: { active: count("active"), completed: count("completed") },
+  };
+}
+
 export interface BumperServerState {
   bumpers: Bumper[];
   bumps: Bump[];
   wallets: BumperWallet[];
   price: number;
+  costs?: BumperCosts;
 }
 
 /**
@@ -71,16 +103,20 @@ export interface BumperServerState {
  * `calls` counts each route's requests.
  */
 export function bumperReadHandlers(state: BumperServerState) {
-  const calls = { list: 0, detail: 0, wallets: 0, price: 0 };
+  const calls = { list: 0, detail: 0, wallets: 0, price: 0, costs: 0 };
   const handlers = [
     http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
     http.get("/api/bumper/price", () => {
       calls.price += 1;
       return HttpResponse.json({ success: true, price: state.price, source: "fixed" });
     }),
-    http.get("/api/bumper/user", () => {
+    http.get("/api/bumper/costs", () => {
+      calls.costs += 1;
+      return HttpResponse.json({ success: true, costs: state.costs ?? COSTS_FIXTURE });
+    }),
+    http.get("/api/bumper/user", ({ request }) => {
       calls.list += 1;
-      return HttpResponse.json({ success: true, bumpers: state.bumpers });
+      return HttpResponse.json(bumperListAnswer(state.bumpers, request));
     }),
     http.get("/api/bumper/:id/wallets", () => {
       calls.wallets += 1;

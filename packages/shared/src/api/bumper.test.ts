@@ -1,5 +1,14 @@
+import { parseEther } from "viem";
 import { describe, expect, it } from "vitest";
-import { bumperFormError, bumperReceiverError, bumpsOf, requiredBumperBnb } from "./bumper.ts";
+import {
+  type BumperCosts,
+  bumpCost,
+  bumperFormError,
+  bumperPlan,
+  bumperReceiverError,
+  bumpsOf,
+  remainingPlan,
+} from "./bumper.ts";
 
 const valid = {
   targetToken: "0x1111111111111111111111111111111111111111",
@@ -18,6 +27,7 @@ describe("the bumper form", () => {
     [{ duration: 1441 }, "Duration cannot exceed 1 day"],
     [{ duration: 5 }, "Duration must be greater than interval"],
     [{ buySize: 0 }, "Buy size must be greater than 0"],
+    [{ buySize: 0.0005 }, "Buy size must be at least 0.001 BNB"],
     [{ buySize: 1.5 }, "Buy size cannot exceed 1 BNB"],
   ])("answers %o with %s", (change, message) => {
     expect(bumperFormError({ ...valid, ...change })).toBe(message);
@@ -33,8 +43,41 @@ describe("the bumper form", () => {
     expect(bumperReceiverError(valid.targetToken)).toBeNull();
   });
 
-  it("makes floor(duration / interval) bumps and needs the buy size plus 0.001 BNB a bump", () => {
+  it("accepts the least buy size, 0.001 BNB", () => {
+    expect(bumperFormError({ ...valid, buySize: 0.001 })).toBeNull();
+  });
+
+  it("makes floor(duration / interval) bumps", () => {
     expect(bumpsOf(30, 7)).toBe(4);
-    expect(requiredBumperBnb(0.01, 6)).toBeCloseTo(0.016);
+  });
+});
+
+describe("the bumper's plan", () => {
+  const costs: BumperCosts = {
+    tip: "0.0005",
+    gas: "0.0007",
+    tradingFeeBps: 100,
+    minTradingFee: "0.0001",
+  };
+
+  it("needs the buy size once plus each bump's tip, gas and trading fees", () => {
+    const plan = bumperPlan(parseEther("0.01"), 3, costs);
+    expect(plan.perBump).toEqual({
+      tip: parseEther("0.0005"),
+      gas: parseEther("0.0007"),
+      fees: parseEther("0.0002"),
+      total: parseEther("0.0014"),
+    });
+    expect(plan.required).toBe(parseEther("0.0142"));
+  });
+
+  it("charges 1% of a large buy on the buy and on the sell, the least fee on a small one", () => {
+    expect(bumpCost(parseEther("0.5"), costs).fees).toBe(parseEther("0.01"));
+    expect(bumpCost(parseEther("0.001"), costs).fees).toBe(parseEther("0.0002"));
+  });
+
+  it("counts only the bumps a bumper has still to make", () => {
+    const bumper = { buySize: "0.01", totalBumps: 6, bumpsCompleted: 4 };
+    expect(remainingPlan(bumper, costs).required).toBe(parseEther("0.0128"));
   });
 });

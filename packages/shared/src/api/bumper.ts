@@ -1,5 +1,7 @@
+import { parseEther } from "viem";
 import { z } from "zod";
 import { isValidAddress } from "../constants.ts";
+import { paginationSchema } from "./admin.ts";
 import { defineRoute } from "./common.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 
@@ -9,16 +11,15 @@ export const BUMPER_MIN_INTERVAL_MINUTES = 1;
 export const BUMPER_MIN_BUY_BNB = 0.001;
 export const BUMPER_MAX_BUY_BNB = 1;
 export const BUMPER_DEFAULTS = { interval: 5, duration: 30, buySize: 0.01 } as const;
-/** What the screen budgets for the gas of one bump (buy, approval, sell, move), BNB. */
-export const BUMPER_GAS_ESTIMATE_BNB = 0.001;
+/** Bumpers one key may have under Active (generated or running) at once. */
+export const BUMPER_MAX_ACTIVE = 20;
+/** Bumpers a page of the list shows, and the most a caller may ask for. */
+export const BUMPERS_PAGE_SIZE = 10;
+export const BUMPERS_MAX_PAGE_SIZE = 50;
 
 /** Bumps a bumper makes: floor(duration / interval). */
 export const bumpsOf = (duration: number, interval: number): number =>
   interval > 0 ? Math.floor(duration / interval) : 0;
-
-/** BNB a bumper should hold before it starts: buy size + 0.001 × bumps (SPEC §9). */
-export const requiredBumperBnb = (buySize: number, bumps: number): number =>
-  buySize + BUMPER_GAS_ESTIMATE_BNB * bumps;
 
 export interface BumperForm {
   targetToken: string;
@@ -43,6 +44,7 @@ export const bumperFormError = (form: BumperForm): string | null => {
   if (form.duration > BUMPER_MAX_DURATION_MINUTES) return "Duration cannot exceed 1 day";
   if (form.duration <= form.interval) return "Duration must be greater than interval";
   if (!Number.isFinite(form.buySize) || form.buySize <= 0) return "Buy size must be greater than 0";
+  if (form.buySize < BUMPER_MIN_BUY_BNB) return "Buy size must be at least 0.001 BNB";
   if (form.buySize > BUMPER_MAX_BUY_BNB) return "Buy size cannot exceed 1 BNB";
   return null;
 };
@@ -55,8 +57,94 @@ export const bumperReceiverError = (receiver: string): string | null => {
   return null;
 };
 
+/**
+ * What a bump really costs besides its buy, as the server runs it now: each bump's bundle pays
+ * the builder `tip`; `gas` is the most its transactions may burn at today's gas price (buy,
+ * approval, sell, the tip's transfer and the move to the next wallet); the launchpad keeps its
+ * trading fee on the buy and on the sell.
+ */
+export const bumperCostsSchema = z.object({
+  /** BNB each bump pays its builder. */
+  tip: bnbValueSchema,
+  /** BNB of gas one bump may cost at today's gas price. */
+  gas: bnbValueSchema,
+  /** The trading fee a trade, basis points (100 is 1%). */
+  tradingFeeBps: z.number().int().min(0),
+  /** The least trading fee a trade, BNB. */
+  minTradingFee: bnbValueSchema,
+});
+export type BumperCosts = z.infer<typeof bumperCostsSchema>;
+
+/** What one bump costs besides the BNB it buys and sells back, wei. */
+export interface BumpCost {
+  tip: bigint;
+  gas: bigint;
+  /** The trading fees of its buy and its sell. */
+  fees: bigint;
+  total: bigint;
+}
+
+/** The BNB a bumper needs: the buy size once, plus every bump's cost (wei). */
+export interface BumperPlan {
+  bumps: number;
+  perBump: BumpCost;
+  required: bigint;
+}
+
+const weiOf = (bnb: string): bigint => parseEther(bnb);
+
+/** One bump's cost for a buy of `buySize` wei: tip, gas and the fee of its buy and its sell. */
+export const bumpCost = (buySize: bigint, costs: BumperCosts): BumpCost => {
+  const bps = BigInt(costs.tradingFeeBps);
+  const rated = (buySize * bps + 9_999n) / 10_000n;
+  const minimum = weiOf(costs.minTradingFee);
+  // The sell returns less than the buy spent, so its fee is at most the buy's.
+  const fees = 2n * (rated > minimum ? rated : minimum);
+  const tip = weiOf(costs.tip);
+  const gas = weiOf(costs.gas);
+  return { tip, gas, fees, total: tip + gas + fees };
+};
+
+/**
+ * The BNB a bumper must hold to make `bumps` bumps of `buySize` wei: the buy size (each bump
+ * buys with it and sells it back) plus each bump's tip, gas and fees. Funded with exactly this,
+ * the last bump still has what it needs.
+ *
+ * @example
+ * bumperPlan(parseEther("0.01"), 3, costs).required // 0.01 BNB + 3 × (tip + gas + fees)
+ */
+export const bumperPlan = (buySize: bigint, bumps: number, costs: BumperCosts): BumperPlan => {
+  const perBump = bumpCost(buySize, costs);
+  return { bumps, perBump, required: buySize + perBump.total * BigInt(Math.max(0, bumps)) };
+};
+
+/** The plan of a bumper's bumps still to make, from its own fields. */
+export const remainingPlan = (
+  bumper: { buySize: string; totalBumps: number; bumpsCompleted: number },
+  costs: BumperCosts,
+): BumperPlan =>
+  bumperPlan(weiOf(bumper.buySize), bumper.totalBumps - bumper.bumpsCompleted, costs);
+
+export const bumperCostsRoute = defineRoute({
+  method: "GET",
+  path: "/api/bumper/costs",
+  access: "user",
+  body: undefined,
+  response: z.object({ success: z.literal(true), costs: bumperCostsSchema }),
+});
+
 export const BUMPER_STATUSES = ["ready", "active", "stopped", "completed"] as const;
 export type BumperStatus = (typeof BUMPER_STATUSES)[number];
+
+/** The list's tabs: Active (generated or running), Completed (stopped or done). */
+export const BUMPER_TABS = ["active", "completed"] as const;
+export type BumperTab = (typeof BUMPER_TABS)[number];
+export const BUMPER_TAB_STATUSES: Record<BumperTab, readonly BumperStatus[]> = {
+  active: ["ready", "active"],
+  completed: ["stopped", "completed"],
+};
+export const bumperTabOf = (status: BumperStatus): BumperTab =>
+  BUMPER_TAB_STATUSES.active.includes(status) ? "active" : "completed";
 
 export const bumperSchema = z.object({
   id: z.string(),
@@ -139,12 +227,38 @@ export const generateBumperRoute = defineRoute({
 });
 export type GenerateBumperBody = z.input<typeof generateBumperRoute.body>;
 
+const wholeNumber = (message: string, min: number, max: number) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message));
+
+/** `?tab=active|completed&page=N&limit=M`: one tab's page, newest first (every bumper without a tab). */
+export const listBumpersQuerySchema = z.object({
+  tab: z.enum(BUMPER_TABS, { error: "The tab must be active or completed" }).optional(),
+  page: wholeNumber("The page must be a whole number from 1 up", 1, 1_000_000).default(1),
+  limit: wholeNumber(
+    `The limit must be a whole number from 1 to ${BUMPERS_MAX_PAGE_SIZE}`,
+    1,
+    BUMPERS_MAX_PAGE_SIZE,
+  ).default(BUMPERS_PAGE_SIZE),
+});
+export type ListBumpersQuery = z.input<typeof listBumpersQuerySchema>;
+
 export const listBumpersRoute = defineRoute({
   method: "GET",
   path: "/api/bumper/user",
   access: "user",
+  query: listBumpersQuerySchema,
   body: undefined,
-  response: z.object({ success: z.literal(true), bumpers: z.array(bumperSchema) }),
+  response: z.object({
+    success: z.literal(true),
+    bumpers: z.array(bumperSchema),
+    pagination: paginationSchema,
+    /** How many bumpers each tab holds. */
+    counts: z.object({ active: z.number().int(), completed: z.number().int() }),
+  }),
 });
 
 const bumperIdParams = z.object({ id: z.string().uuid("Bumper not found") });

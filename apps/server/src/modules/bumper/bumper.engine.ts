@@ -61,6 +61,11 @@ export class BumperEngine {
     private readonly options: BumperEngineOptions,
   ) {}
 
+  /** What each bump's bundle pays its builder, wei. */
+  get tip(): bigint {
+    return this.options.tip;
+  }
+
   /** One pass over every bumper with work; a call while a pass runs shares it. */
   tick(): Promise<void> {
     return this.passes.run();
@@ -178,7 +183,8 @@ export class BumperEngine {
         token: getAddress(bumper.targetToken),
         funds: BigInt(bumper.buySize),
         gasPrice,
-        extraCost: this.options.tip,
+        // The builder's tip and its transfer's gas come out of the same wallet.
+        extraCost: this.options.tip + TRANSFER_GAS * gasPrice,
       });
     } catch (error) {
       if (error instanceof InsufficientFundsError)

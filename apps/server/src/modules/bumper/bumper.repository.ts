@@ -137,12 +137,46 @@ export class BumperRepository {
     return row;
   }
 
-  async list(ownerId: string): Promise<BumperRow[]> {
+  /** One page of the owner's bumpers in `statuses` (every one without), newest first. */
+  async page(
+    ownerId: string,
+    statuses: readonly BumperRow["status"][] | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<BumperRow[]> {
     return this.db
       .select()
       .from(bumpers)
-      .where(eq(bumpers.ownerId, ownerId))
-      .orderBy(desc(bumpers.createdAt));
+      .where(
+        and(
+          eq(bumpers.ownerId, ownerId),
+          statuses ? inArray(bumpers.status, [...statuses]) : undefined,
+        ),
+      )
+      .orderBy(desc(bumpers.createdAt), asc(bumpers.id))
+      .limit(limit)
+      .offset(offset);
+  }
+
+  /** How many of the owner's bumpers each tab lists: Active (ready, active), Completed (the rest). */
+  async tabCounts(ownerId: string): Promise<{ active: number; completed: number }> {
+    const [row] = await this.db
+      .select({
+        active: sql<number>`(count(*) filter (where ${bumpers.status} in ('ready', 'active')))::int`,
+        completed: sql<number>`(count(*) filter (where ${bumpers.status} in ('stopped', 'completed')))::int`,
+      })
+      .from(bumpers)
+      .where(eq(bumpers.ownerId, ownerId));
+    return { active: row?.active ?? 0, completed: row?.completed ?? 0 };
+  }
+
+  /** The owner's bumpers generated or running (what the quota counts), read in `tx`. */
+  async countActive(ownerId: string, tx: Db | Tx = this.db): Promise<number> {
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bumpers)
+      .where(and(eq(bumpers.ownerId, ownerId), inArray(bumpers.status, ["ready", "active"])));
+    return row?.n ?? 0;
   }
 
   /** Bumpers with work now: active and due, or with a bump on its way (whatever their state). */
@@ -168,8 +202,9 @@ export class BumperRepository {
     id: string,
     from: BumperRow["status"][],
     values: Partial<typeof bumpers.$inferInsert> & { status: BumperRow["status"] },
+    tx: Db | Tx = this.db,
   ): Promise<BumperRow | undefined> {
-    const [row] = await this.db
+    const [row] = await tx
       .update(bumpers)
       .set(values)
       .where(and(eq(bumpers.id, id), inArray(bumpers.status, from)))

@@ -1,4 +1,5 @@
 import {
+  bumperCostsRoute,
   bumperWalletsRoute,
   generateBumperRoute,
   getBumperRoute,
@@ -11,6 +12,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { formatEther } from "viem";
 import { requireUser } from "../../lib/access.ts";
 import { NotFoundError } from "../../lib/errors.ts";
+import { parseRequest } from "../../lib/parse-request.ts";
 import { BUMPER_MESSAGES, type BumperService } from "./bumper.service.ts";
 
 /** A malformed id is an id nobody owns: 404, as for another user's bumper. */
@@ -45,8 +47,19 @@ export const bumperRoutes =
       config: { access: listBumpersRoute.access },
       handler: async (request) => ({
         success: true as const,
-        bumpers: await bumpers.list(requireUser(request).id),
+        ...(await bumpers.list(
+          requireUser(request).id,
+          parseRequest(listBumpersRoute.query, request.query),
+        )),
       }),
+    });
+
+    // Before /api/bumper/:id in the reader's eye; Fastify prefers the static path anyway.
+    app.route({
+      method: bumperCostsRoute.method,
+      url: bumperCostsRoute.path,
+      config: { access: bumperCostsRoute.access },
+      handler: async () => ({ success: true as const, costs: await bumpers.costs() }),
     });
 
     app.route({

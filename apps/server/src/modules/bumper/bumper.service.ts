@@ -1,12 +1,17 @@
 import { ChainError, getBalances, readTradeRoute } from "@bundler/chain";
 import {
+  BUMPER_MAX_ACTIVE,
+  BUMPER_TAB_STATUSES,
   type Bump,
   type Bumper,
+  type BumperCosts,
   type BumperWallet,
   bumperFormError,
   bumperReceiverError,
   bumpsOf,
   type GenerateBumperBody,
+  type ListBumpersQuery,
+  type Pagination,
 } from "@bundler/shared";
 import { type Address, formatEther, formatUnits, getAddress, parseEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
@@ -18,18 +23,15 @@ import {
   ServiceUnavailableError,
 } from "../../lib/errors.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
-import { bnbBalances, tokenHoldings } from "../../lib/shared-reads.ts";
+import { lockUser } from "../../lib/quota.ts";
+import { tokenHoldings } from "../../lib/shared-reads.ts";
 import type { BundleEmpties } from "../bundles/bundle-empties.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BumperEngine } from "./bumper.engine.ts";
-import type {
-  BumperRepository,
-  BumperRow,
-  BumpTotals,
-  LiveWallet,
-  ViewBump,
-} from "./bumper.repository.ts";
+import { BumperPresenter, presentBump } from "./bumper.presenter.ts";
+import type { BumperRepository, BumperRow } from "./bumper.repository.ts";
+import { bumperCosts } from "./bumper-costs.ts";
 
 /** How long a withdrawal waits for a bump on its way to finish, and for its own sells. */
 const WITHDRAW_WAIT_MS = 60_000;
@@ -42,6 +44,10 @@ export const BUMPER_MESSAGES = {
 } as const;
 
 const bnb = (wei: bigint | string | null) => formatEther(BigInt(wei ?? 0));
+const tooMany = () =>
+  new BadRequestError(
+    `You already have ${BUMPER_MAX_ACTIVE} active bumpers, the most one key may keep: stop or withdraw one, then try again`,
+  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === "23505" ||
@@ -49,6 +55,8 @@ const isUniqueViolation = (error: unknown) =>
 
 /** The bumper API: generate, list, show, start, stop, wallets and withdraw (SPEC §7 /bumper). */
 export class BumperService {
+  private readonly view: BumperPresenter;
+
   constructor(
     private readonly repo: BumperRepository,
     private readonly vault: KeyVault,
@@ -56,7 +64,15 @@ export class BumperService {
     private readonly txm: TxManager | undefined,
     private readonly engine: BumperEngine | undefined,
     private readonly trading: { sells: BundleSells; empties: BundleEmpties },
-  ) {}
+  ) {
+    this.view = new BumperPresenter(repo, chain);
+  }
+
+  /** What a bump costs now besides its buy: the plan's figures (tip, gas, trading fees). */
+  async costs(): Promise<BumperCosts> {
+    if (!this.engine) throw new ServiceUnavailableError("chain unavailable");
+    return bumperCosts(requireChain(this.chain), this.engine.tip);
+  }
 
   async generate(
     ownerId: string,
@@ -73,10 +89,12 @@ export class BumperService {
     }
     const token = getAddress(body.targetToken.trim());
     const open = await this.repo.openFor(ownerId, token);
-    if (open) return { bumper: await this.present(open), existing: true };
+    if (open) return { bumper: await this.view.one(open), existing: true };
     await this.requireToken(token);
     const row = await this.repo
       .transaction(async (tx) => {
+        await lockUser(tx, ownerId);
+        if ((await this.repo.countActive(ownerId, tx)) >= BUMPER_MAX_ACTIVE) throw tooMany();
         const [wallet] = await this.vault.store(
           [{ privateKey: generatePrivateKey(), purpose: "bumper" }],
           { ownerId },
@@ -104,14 +122,32 @@ export class BumperService {
       // Another request for the same token won the race: answer its bumper.
       const winner = await this.repo.openFor(ownerId, token);
       if (!winner) throw new ConflictError("Failed to generate bumper");
-      return { bumper: await this.present(winner), existing: true };
+      return { bumper: await this.view.one(winner), existing: true };
     }
-    return { bumper: await this.present(row), existing: false };
+    return { bumper: await this.view.one(row), existing: false };
   }
 
-  async list(ownerId: string): Promise<Bumper[]> {
-    const rows = await this.repo.list(ownerId);
-    return this.presentMany(rows);
+  /** One page of the user's bumpers (of one tab, or all), newest first, and each tab's count. */
+  async list(
+    ownerId: string,
+    query: { tab?: ListBumpersQuery["tab"]; page: number; limit: number },
+  ): Promise<{
+    bumpers: Bumper[];
+    pagination: Pagination;
+    counts: { active: number; completed: number };
+  }> {
+    const { page, limit } = query;
+    const statuses = query.tab ? BUMPER_TAB_STATUSES[query.tab] : undefined;
+    const [rows, counts] = await Promise.all([
+      this.repo.page(ownerId, statuses, limit, (page - 1) * limit),
+      this.repo.tabCounts(ownerId),
+    ]);
+    const total = query.tab ? counts[query.tab] : counts.active + counts.completed;
+    return {
+      bumpers: await this.view.many(rows),
+      pagination: { page, limit, total, pages: Math.ceil(total / limit) },
+      counts,
+    };
   }
 
   /** The bumper page's poll (every 10 s): one database read, the balances from the block cache. */
@@ -119,7 +155,7 @@ export class BumperService {
     const found = await this.repo.withStatus(ownerId, id);
     if (!found) throw new NotFoundError("Bumper not found");
     const totals = new Map([[found.row.id, found.totals]]);
-    const [bumper] = await this.presentWith([found.row], found.live, totals);
+    const [bumper] = await this.view.with([found.row], found.live, totals);
     return { bumper: bumper as Bumper, bumps: found.bumps.map(presentBump) };
   }
 
@@ -129,7 +165,7 @@ export class BumperService {
       throw new ConflictError(
         `This bumper has completed all ${row.totalBumps} configured bumps. Create a new bumper to continue.`,
       );
-    if (row.status === "active") return this.present(row);
+    if (row.status === "active") return this.view.one(row);
     // Read now, not from the block cache: the user has just funded it.
     const [read] = await getBalances(requireChain(this.chain).client, {
       addresses: [await this.currentAddress(row)],
@@ -137,12 +173,22 @@ export class BumperService {
     const balance = read?.bnb ?? 0n;
     if (balance <= 0n)
       throw new BadRequestError("Fund the bumper address before starting it: its balance is 0 BNB");
-    const started = await this.repo.transition(row.id, ["ready", "stopped"], {
-      status: "active",
-      stopReason: null,
-      nextBumpAt: new Date(),
+    const started = await this.repo.transaction(async (tx) => {
+      await lockUser(tx, ownerId);
+      // A stopped bumper started again is active again: it needs a free place.
+      if (
+        row.status === "stopped" &&
+        (await this.repo.countActive(ownerId, tx)) >= BUMPER_MAX_ACTIVE
+      )
+        throw tooMany();
+      return this.repo.transition(
+        row.id,
+        ["ready", "stopped"],
+        { status: "active", stopReason: null, nextBumpAt: new Date() },
+        tx,
+      );
     });
-    return this.present(started ?? (await this.owned(ownerId, id)));
+    return this.view.one(started ?? (await this.owned(ownerId, id)));
   }
 
   async stop(ownerId: string, id: string): Promise<Bumper> {
@@ -151,7 +197,7 @@ export class BumperService {
       status: "stopped",
       nextBumpAt: null,
     });
-    return this.present(stopped ?? row);
+    return this.view.one(stopped ?? row);
   }
 
   async wallets(ownerId: string, id: string): Promise<BumperWallet[]> {
@@ -281,76 +327,4 @@ export class BumperService {
     if (!wallet) throw new Error(`bumper ${row.id} has no wallet ${row.currentWalletIndex}`);
     return getAddress(wallet.address);
   }
-
-  private async present(row: BumperRow): Promise<Bumper> {
-    const [bumper] = await this.presentMany([row]);
-    return bumper as Bumper;
-  }
-
-  private async presentMany(rows: BumperRow[]): Promise<Bumper[]> {
-    if (rows.length === 0) return [];
-    const [live, totals] = await Promise.all([
-      this.repo.liveWallets(rows.map((r) => r.id)),
-      this.repo.totals(rows.map((r) => r.id)),
-    ]);
-    return this.presentWith(rows, live, totals);
-  }
-
-  /** Rows to the contract's shape, given their live wallets and totals (read by the caller). */
-  private async presentWith(
-    rows: BumperRow[],
-    live: LiveWallet[],
-    totals: Map<string, BumpTotals>,
-  ): Promise<Bumper[]> {
-    const liveBalances = this.chain
-      ? await bnbBalances(
-          this.chain,
-          live.map((w) => getAddress(w.address)),
-        )
-      : live.map(() => 0n);
-    // The BNB of the current wallet and of the next while a bump moves it there.
-    const balanceOf = new Map<string, bigint>();
-    for (const [i, w] of live.entries())
-      balanceOf.set(w.bumperId, (balanceOf.get(w.bumperId) ?? 0n) + (liveBalances[i] ?? 0n));
-    const addressOf = new Map(
-      live.map((w) => [`${w.bumperId}:${w.index}`, getAddress(w.address)] as const),
-    );
-    return rows.map((row) => ({
-      id: row.id,
-      targetToken: getAddress(row.targetToken),
-      totalBumps: row.totalBumps,
-      bumpsCompleted: row.bumpsCompleted,
-      interval: Number(row.intervalMinutes),
-      duration: Number(row.durationMinutes),
-      buySize: bnb(row.buySize),
-      balance: bnb(balanceOf.get(row.id) ?? 0n),
-      active: row.status === "active",
-      status: row.status,
-      stopReason: row.stopReason,
-      nextBumpAt: row.nextBumpAt?.toISOString() ?? null,
-      lastBumpAt: row.lastBumpAt?.toISOString() ?? null,
-      address: addressOf.get(`${row.id}:${row.currentWalletIndex}`) as Address,
-      currentWalletIndex: row.currentWalletIndex,
-      gasSpent: bnb(totals.get(row.id)?.gas ?? 0n),
-      volume: bnb(totals.get(row.id)?.volume ?? 0n),
-      createdAt: row.createdAt.toISOString(),
-    }));
-  }
 }
-
-const presentBump = (b: ViewBump): Bump => {
-  const tokens = BigInt(b.tokens ?? 0);
-  const bought = BigInt(b.bought ?? 0);
-  return {
-    index: b.index,
-    at: (b.doneAt ?? b.createdAt).toISOString(),
-    block: Number(b.block ?? 0n),
-    bought: bnb(bought),
-    sold: bnb(b.sold),
-    gas: bnb(b.gas),
-    // BNB per whole token: wei per 1e18 units is the same ratio.
-    price: tokens > 0n ? (Number(bought) / Number(tokens)).toPrecision(6) : "0",
-    buyHash: b.buyHash ?? "",
-    sellHash: b.sellHash ?? "",
-  };
-};

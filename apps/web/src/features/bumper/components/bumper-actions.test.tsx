@@ -7,6 +7,7 @@ import { server } from "../../../testing/msw-server.ts";
 import { advance, settle, toastTexts } from "../../../testing/render.tsx";
 import {
   field,
+  openTabOf,
   postHandler,
   press,
   refused,
@@ -66,13 +67,13 @@ describe("generating a bumper", () => {
     expect(screen.getByTestId("bumper-balance").textContent).toBe("0.5000 BNB");
   });
 
-  it("shows the server's reason when it refuses", async () => {
+  it("says it failed to generate, then the server's reason, when it refuses", async () => {
     postHandler("/api/bumper/generate", () => refused("Token not found on the launchpad"));
     await renderBumperPage();
     await generate();
-    expect(toastTexts()).toContain("Token not found on the launchpad");
+    expect(toastTexts()).toContain("Failed to generate bumper: Token not found on the launchpad");
     expect(screen.getByTestId("error-banner").textContent).toContain(
-      "Token not found on the launchpad",
+      "Failed to generate bumper: Token not found on the launchpad",
     );
   });
 
@@ -146,7 +147,7 @@ describe("starting and stopping a bumper", () => {
     await selectBumper();
     press("Start bumper");
     await settle();
-    expect(toastTexts()).toContain("Balance too low for one bump");
+    expect(toastTexts()).toContain("Failed to start bumper: Balance too low for one bump");
   });
 
   it("says it failed to start when the server gives no reason", async () => {
@@ -175,6 +176,7 @@ describe("keeping the selected bumper fresh", () => {
     const page = await renderBumperPage(
       serverState({ bumpers: [bumperFixture({ status: "stopped" })] }),
     );
+    await openTabOf("stopped");
     await selectBumper();
     const before = page.calls.detail;
     await advance(30_000);

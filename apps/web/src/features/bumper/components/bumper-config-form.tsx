@@ -1,4 +1,4 @@
-import { BUMPER_MIN_BUY_BNB, type Bumper, bumpsOf, requiredBumperBnb } from "@bundler/shared";
+import { BUMPER_MIN_BUY_BNB, type Bumper, type BumperCosts, bumpsOf } from "@bundler/shared";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -6,6 +6,7 @@ import { Input } from "../../../components/ui/input.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { type BumperFormState, formInMinutes } from "../hooks/use-bumper-form.ts";
 import { TIME_UNITS, type TimeUnit } from "../utils/duration-unit.ts";
+import { BumperPlanText } from "./bumper-plan-text.tsx";
 
 function UnitSelect({
   label,
@@ -47,9 +48,12 @@ export function BumperConfigForm({
   form,
   locked,
   busy,
+  costs,
   onGenerate,
 }: {
   form: BumperFormState;
+  /** What a bump costs now (tip, gas, fees); undefined until the server answers. */
+  costs: BumperCosts | undefined;
   /** The selected bumper, whose settings are shown instead of the form's. */
   locked: Bumper | null;
   busy: boolean;
@@ -69,7 +73,6 @@ export function BumperConfigForm({
   const disabled = locked !== null;
   const planned = formInMinutes(values);
   const bumps = bumpsOf(planned.duration, planned.interval);
-  const required = requiredBumperBnb(planned.buySize, bumps);
   return (
     <Section title="Configuration">
       <Field label="Token address">
@@ -133,11 +136,7 @@ export function BumperConfigForm({
       </Field>
       {!locked && (
         <>
-          <p className="text-xs text-dim" data-testid="bumper-plan">
-            {Number.isFinite(required)
-              ? `${bumps} bumps · fund about ${required.toFixed(4)} BNB (buy size + 0.001 BNB gas a bump)`
-              : "Fill in the settings to see the bumps and the BNB they need."}
-          </p>
+          <BumperPlanText buySize={values.buySize} bumps={bumps} costs={costs} />
           {form.error && (
             <p role="alert" className="text-sm text-bad">
               {form.error}

@@ -50,6 +50,7 @@ describe("the bumper's config form", () => {
       "Duration must be greater than interval",
     ],
     ["a buy size of 0", { "Buy size": "0" }, "Buy size must be greater than 0"],
+    ["a buy size under 0.001 BNB", { "Buy size": "0.0005" }, "Buy size must be at least 0.001 BNB"],
     ["a buy size over 1 BNB", { "Buy size": "1.5" }, "Buy size cannot exceed 1 BNB"],
   ])("says what is wrong with %s and sends nothing", async (_case, values, message) => {
     const sent = postHandler("/api/bumper/generate", generated);
@@ -91,10 +92,16 @@ describe("the bumper's config form", () => {
     expect(field("Duration").value).toBe("30");
   });
 
-  it("shows how many bumps the settings make and the BNB they need", async () => {
+  it("shows how many bumps the settings make and the exact BNB they need, tip, gas and fees included", async () => {
     await renderBumperPage();
-    expect(screen.getByTestId("bumper-plan").textContent).toContain(
-      "6 bumps · fund about 0.0160 BNB",
+    // 0.01 + 6 × (0.0005 tip + 0.0007 gas + 0.0002 fees)
+    expect(screen.getByTestId("bumper-plan").textContent).toBe("6 bumps · fund 0.0184 BNB");
+  });
+
+  it("says what each bump pays besides its buy: the builder's tip, gas and trading fees", async () => {
+    await renderBumperPage();
+    expect(screen.getByTestId("bumper-plan-parts").textContent).toBe(
+      "The buy size 0.0100 BNB once, then each bump: builder tip 0.0005 BNB, gas up to 0.0007 BNB at today's gas price, trading fees 0.0002 BNB.",
     );
   });
 

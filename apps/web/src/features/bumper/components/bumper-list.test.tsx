@@ -1,6 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { bumperFixture, bumperId } from "../../../testing/bumper-handlers.ts";
+import { settle } from "../../../testing/render.tsx";
 import { field, press, renderBumperPage, selectBumper, serverState } from "./bumper-test-utils.tsx";
 
 beforeEach(() => {
@@ -21,20 +22,37 @@ const mixed = () =>
 describe("the list of bumpers", () => {
   it("counts the bumpers under each tab", async () => {
     await renderBumperPage(mixed());
-    expect(tab(/^Active/).textContent).toBe("Active (2)");
-    expect(tab(/^Completed/).textContent).toBe("Completed (1)");
+    expect(tab(/^Active/).textContent).toBe("Active (1)");
+    expect(tab(/^Completed/).textContent).toBe("Completed (2)");
   });
 
-  it("lists every bumper not completed under Active", async () => {
+  it("lists only the running or waiting bumpers under Active", async () => {
     await renderBumperPage(mixed());
-    expect(screen.getAllByTestId("bumper-row")).toHaveLength(2);
+    expect(screen.getAllByTestId("bumper-row")).toHaveLength(1);
+    expect(screen.getByText("running")).toBeTruthy();
+    expect(screen.queryByText("stopped")).toBeNull();
   });
 
-  it("lists only completed bumpers under Completed", async () => {
+  it("lists a stopped bumper under Completed, with the completed ones", async () => {
     await renderBumperPage(mixed());
     fireEvent.click(tab(/^Completed/));
-    expect(screen.getAllByTestId("bumper-row")).toHaveLength(1);
+    await settle();
+    expect(screen.getAllByTestId("bumper-row")).toHaveLength(2);
+    expect(screen.getByText("stopped")).toBeTruthy();
     expect(screen.getByText("completed")).toBeTruthy();
+  });
+
+  it("shows ten bumpers a page and the rest on the next page", async () => {
+    const many = Array.from({ length: 12 }, (_, i) =>
+      bumperFixture({ id: bumperId(i + 1), bumpsCompleted: i }),
+    );
+    await renderBumperPage(serverState({ bumpers: many }));
+    expect(tab(/^Active/).textContent).toBe("Active (12)");
+    expect(screen.getAllByTestId("bumper-row")).toHaveLength(10);
+    fireEvent.click(screen.getByRole("button", { name: "Page 2" }));
+    await settle();
+    expect(screen.getAllByTestId("bumper-row")).toHaveLength(2);
+    expect(screen.getByText("11/6 bumps · 0.0000 BNB")).toBeTruthy();
   });
 
   it("says no active bumpers were found when there are none", async () => {
@@ -46,13 +64,15 @@ describe("the list of bumpers", () => {
   it("says no bumper has completed yet under an empty Completed tab", async () => {
     await renderBumperPage(serverState({ bumpers: [bumperFixture()] }));
     fireEvent.click(tab(/^Completed/));
+    await settle();
     expect(screen.getByText("No completed bumpers yet.")).toBeTruthy();
   });
 
   it("says a completed bumper made all its bumps and to create a new one", async () => {
     await renderBumperPage(mixed());
     fireEvent.click(tab(/^Completed/));
-    await selectBumper();
+    await settle();
+    await selectBumper(1);
     expect(screen.getByTestId("completed-banner").textContent).toBe(
       "This bumper has completed all 6 configured bumps. Create a new bumper to continue.",
     );

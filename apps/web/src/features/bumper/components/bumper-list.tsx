@@ -1,13 +1,13 @@
-import type { Bumper } from "@bundler/shared";
+import type { Bumper, BumperTab } from "@bundler/shared";
 import { useState } from "react";
+import { Pagination } from "../../../components/ui/pagination.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
-import { isCompleted } from "../utils/bumper-messages.ts";
+import { useBumpers } from "../api/get-bumpers.ts";
+import { bumperFailure } from "../utils/bumper-messages.ts";
 
-type Tab = "active" | "completed";
-
-const EMPTY: Record<Tab, string> = {
+const EMPTY: Record<BumperTab, string> = {
   active: "No active bumpers found.",
   completed: "No completed bumpers yet.",
 };
@@ -19,36 +19,52 @@ const STATUS_LABEL: Record<Bumper["status"], string> = {
   completed: "completed",
 };
 
-/** The user's bumpers under two tabs: Completed (status completed) and Active (every other). */
+/**
+ * The user's bumpers under two tabs, a page at a time from the server: Active (generated or
+ * running) and Completed (stopped, by the user or by itself, or done).
+ */
 export function BumperList({
-  bumpers,
   selectedId,
   onSelect,
+  refetchInterval,
 }: {
-  bumpers: Bumper[];
   selectedId: string | null;
-  onSelect: (id: string) => void;
+  onSelect: (bumper: Bumper) => void;
+  /** Polls while the selected bumper runs, so the tabs' counts follow it. */
+  refetchInterval: number | false;
 }) {
-  const [tab, setTab] = useState<Tab>("active");
-  const completed = bumpers.filter(isCompleted);
-  const active = bumpers.filter((bumper) => !isCompleted(bumper));
-  const shown = tab === "active" ? active : completed;
-  const tabButton = (name: Tab, label: string, count: number) => (
+  const [tab, setTab] = useState<BumperTab>("active");
+  const [page, setPage] = useState(1);
+  const list = useBumpers({ tab, page }, refetchInterval);
+  const counts = list.data?.counts ?? { active: 0, completed: 0 };
+  const shown = list.data?.bumpers ?? [];
+  const pages = list.data?.pagination.pages ?? 0;
+  const tabButton = (name: BumperTab, label: string) => (
     <button
       type="button"
       role="tab"
       aria-selected={tab === name}
-      onClick={() => setTab(name)}
+      onClick={() => {
+        setTab(name);
+        setPage(1);
+      }}
       className={`border-b-2 px-2 py-1 ${tab === name ? "border-accent text-accent" : "border-transparent text-dim hover:text-fg"}`}
     >
-      {label} ({count})
+      {label} ({counts[name]})
     </button>
   );
+  if (list.isError)
+    return (
+      <p role="alert" className="text-sm text-bad">
+        {bumperFailure(list.error, "load bumpers")}
+      </p>
+    );
+  if (list.isPending) return <p className="text-sm text-dim">loading bumpers...</p>;
   return (
     <Section title="Your Bumpers">
       <div role="tablist" className="flex gap-2 text-sm">
-        {tabButton("active", "Active", active.length)}
-        {tabButton("completed", "Completed", completed.length)}
+        {tabButton("active", "Active")}
+        {tabButton("completed", "Completed")}
       </div>
       {shown.length === 0 ? (
         <p className="text-sm text-dim">{EMPTY[tab]}</p>
@@ -60,7 +76,7 @@ export function BumperList({
                 type="button"
                 data-testid="bumper-row"
                 aria-pressed={bumper.id === selectedId}
-                onClick={() => onSelect(bumper.id)}
+                onClick={() => onSelect(bumper)}
                 className={`flex w-full flex-wrap items-center justify-between gap-2 rounded-sm border px-3 py-2 text-left text-xs ${bumper.id === selectedId ? "border-accent bg-accent-soft" : "border-line hover:border-line-strong"}`}
               >
                 <span className="text-fg" title={bumper.targetToken}>
@@ -78,6 +94,7 @@ export function BumperList({
           ))}
         </ul>
       )}
+      <Pagination page={page} pageCount={pages} onPageChange={setPage} label="Bumper pages" />
     </Section>
   );
 }

@@ -3,6 +3,7 @@ import { HttpResponse, http } from "msw";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   bumperFixture,
+  bumperListAnswer,
   bumperWalletFixture,
   bumpFixture,
 } from "../../../testing/bumper-handlers.ts";
@@ -207,11 +208,10 @@ describe("a running bumper that completes", () => {
       return !landed || reads[route] <= 2;
     };
     await renderBumperPage(serverState(before), [
-      http.get("/api/bumper/user", () =>
-        HttpResponse.json({
-          success: true,
-          bumpers: stale("list") ? before.bumpers : after.bumpers,
-        }),
+      http.get("/api/bumper/user", ({ request }) =>
+        HttpResponse.json(
+          bumperListAnswer(stale("list") ? before.bumpers : after.bumpers, request),
+        ),
       ),
       http.get("/api/bumper/:id/wallets", () =>
         HttpResponse.json({

@@ -1,3 +1,4 @@
+import { type Bumper, bumperTabOf } from "@bundler/shared";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { type HttpHandler, HttpResponse, http } from "msw";
 import { expect } from "vitest";
@@ -31,6 +32,13 @@ export async function renderBumperPage(
   await settle();
   await settle();
   return { ...rendered, calls };
+}
+
+/** Opens the list's tab for bumpers of `status` (stopped and completed ones sit under Completed). */
+export async function openTabOf(status: Bumper["status"]) {
+  if (bumperTabOf(status) === "active") return;
+  fireEvent.click(screen.getByRole("tab", { name: /^Completed/ }));
+  await settle();
 }
 
 /** Picks the list's `n`th bumper (from 0) under the tab on screen, and waits for its details. */

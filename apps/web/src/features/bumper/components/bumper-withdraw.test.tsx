@@ -56,7 +56,7 @@ describe("withdrawing from a bumper", () => {
   it("shows the server's reason when a withdrawal fails", async () => {
     postHandler("/api/bumper/withdraw", () => refused("Nothing to withdraw"));
     await withdrawTo(RECEIVER);
-    expect(toastTexts()).toContain("Nothing to withdraw");
+    expect(toastTexts()).toContain("Failed to withdraw funds: Nothing to withdraw");
     expect(field("Receiver address").value).toBe(RECEIVER);
   });
 

@@ -1,10 +1,11 @@
+import type { Bumper } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { useGenerateBumper } from "../api/generate-bumper.ts";
 import { useBnbPrice } from "../api/get-bnb-price.ts";
 import { useBumper } from "../api/get-bumper.ts";
-import { useBumpers } from "../api/get-bumpers.ts";
+import { useBumperCosts } from "../api/get-bumper-costs.ts";
 import { useStartBumper, useStopBumper } from "../api/start-stop-bumper.ts";
 import { useWithdrawBumper } from "../api/withdraw-bumper.ts";
 import { useBumperForm } from "../hooks/use-bumper-form.ts";
@@ -30,21 +31,20 @@ import { WithdrawForm } from "./withdraw-form.tsx";
 /** The bumper tool for a logged-in user: pick or generate a bumper, fund, run, withdraw. */
 export function BumperWorkspace() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The list's copy of the picked bumper stands in while its details load.
+  const [picked, setPicked] = useState<Bumper | null>(null);
   const [banner, setBanner] = useState<BannerMessage | null>(null);
   const form = useBumperForm();
   const detail = useBumper(selectedId);
-  const list = useBumpers(detail.data?.bumper.active ? BUMPER_REFRESH_MS : false);
   const bnbPrice = useBnbPrice();
+  const costs = useBumperCosts();
   const generate = useGenerateBumper();
   const start = useStartBumper();
   const stop = useStopBumper();
   const withdraw = useWithdrawBumper();
   useRefreshOnProgress(detail.data?.bumper ?? null);
 
-  const bumpers = list.data?.bumpers ?? [];
-  // While its details load, the list's copy of the selected bumper stands in.
-  const selected =
-    detail.data?.bumper ?? bumpers.find((bumper) => bumper.id === selectedId) ?? null;
+  const selected = detail.data?.bumper ?? (picked && picked.id === selectedId ? picked : null);
 
   const succeed = (text: string) => {
     toast.success(text);
@@ -102,19 +102,19 @@ export function BumperWorkspace() {
       )}
       <div className="grid gap-6 lg:grid-cols-2">
         <div className="flex flex-col gap-6">
-          {list.isError ? (
-            <p role="alert" className="text-sm text-bad">
-              {bumperFailure(list.error, "load bumpers")}
-            </p>
-          ) : list.isPending ? (
-            <p className="text-sm text-dim">loading bumpers...</p>
-          ) : (
-            <BumperList bumpers={bumpers} selectedId={selectedId} onSelect={setSelectedId} />
-          )}
+          <BumperList
+            selectedId={selectedId}
+            refetchInterval={detail.data?.bumper.active ? BUMPER_REFRESH_MS : false}
+            onSelect={(bumper) => {
+              setPicked(bumper);
+              setSelectedId(bumper.id);
+            }}
+          />
           <BumperConfigForm
             form={form}
             locked={selected}
             busy={generate.isPending}
+            costs={costs.data}
             onGenerate={onGenerate}
           />
           {selected && (
@@ -139,7 +139,12 @@ export function BumperWorkspace() {
         <div className="flex flex-col gap-6">
           {selected ? (
             <>
-              <BumperWalletCard bumper={selected} onNew={onNew} onFunded={() => detail.refetch()} />
+              <BumperWalletCard
+                bumper={selected}
+                costs={costs.data}
+                onNew={onNew}
+                onFunded={() => detail.refetch()}
+              />
               <BumperStats bumper={selected} bnbPrice={bnbPrice} />
               <BumpsPanel bumps={detail.data?.bumps ?? []} />
               <BumperWalletsPanel bumper={selected} />

@@ -2,7 +2,7 @@ import type { Bumper } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { getBumperWalletsQueryOptions } from "../api/get-bumper-wallets.ts";
-import { getBumpersQueryOptions } from "../api/get-bumpers.ts";
+import { bumpersListKey } from "../api/get-bumpers.ts";
 
 /**
  * When the selected bumper moves on (a bump lands, it completes or is stopped), the list and
@@ -20,7 +20,7 @@ export function useRefreshOnProgress(bumper: Bumper | null) {
     seen.current = { id, progress };
     if (id === null || before.id !== id || before.progress === null) return;
     if (before.progress === progress) return;
-    void queryClient.invalidateQueries({ queryKey: getBumpersQueryOptions().queryKey });
+    void queryClient.invalidateQueries({ queryKey: bumpersListKey });
     void queryClient.invalidateQueries({ queryKey: getBumperWalletsQueryOptions(id).queryKey });
   }, [queryClient, id, progress]);
 }

@@ -9,13 +9,13 @@ export type BumperAction =
   | "withdraw funds";
 
 /**
- * What a failed bumper call says (SPEC §8): the server's message when it sent one; else
- * "Failed to {action}" for a refusal, and "Failed to {action}. Please try again." when no
- * answer came at all (offline, an exception).
+ * What a failed bumper call says (SPEC §8): "Failed to {action}" first, then the server's
+ * reason when it sent one ("Failed to start bumper: Fund the bumper address..."); "Failed to
+ * {action}. Please try again." when no answer came at all (offline, an exception).
  */
 export function bumperFailure(error: unknown, action: BumperAction): string {
   if (error instanceof ApiError) {
-    if (error.serverMessage) return error.serverMessage;
+    if (error.serverMessage) return `Failed to ${action}: ${error.serverMessage}`;
     if (error.status !== null) return `Failed to ${action}`;
   }
   return `Failed to ${action}. Please try again.`;

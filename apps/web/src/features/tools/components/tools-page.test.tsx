@@ -35,6 +35,12 @@ describe("the tools page", () => {
     expect(screen.getByText("$0.09 gas")).toBeTruthy();
   });
 
+  it("counts the builder's tip of every bump among the bumper's costs", () => {
+    renderTools();
+    expect(screen.getByText("Builder tip")).toBeTruthy();
+    expect(screen.getByText("0.0005 BNB (about $0.30) a bump")).toBeTruthy();
+  });
+
   it("shows the comment generator as coming soon with its price", () => {
     renderTools();
     expect(screen.getByText("coming soon")).toBeTruthy();

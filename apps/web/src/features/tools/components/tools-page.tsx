@@ -14,6 +14,8 @@ const COSTS = [
   ["Average buy", "$0.10 gas"],
   ["Token approval", "$0.30 gas"],
   ["Average sell", "$0.09 gas"],
+  // Every bump lands as one bundle, which pays its builder (BUMPER_TIP_BNB, 0.0005 by default).
+  ["Builder tip", "0.0005 BNB (about $0.30) a bump"],
 ] as const;
 
 /** /tools: the Bumper, and the Comment Generator to come. */
