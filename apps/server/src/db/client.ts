@@ -32,9 +32,10 @@ export interface Database {
   listen(channel: string, handlers: ChannelHandlers): Promise<StopListening>;
   /**
    * Holds `key` for as long as this process lives or until released; null when another holder
-   * has it. On Postgres a session advisory lock on a connection of its own (a process that dies
-   * drops the connection, and so the lock, at once); on PGlite, which one process owns, in
-   * process. Work that must never run twice at once (a launch, a delayed buy) runs under it.
+   * has it. On Postgres a session advisory lock on a pooled connection it keeps while held (a
+   * process that dies drops the connection, and so the lock, at once); on PGlite, which one
+   * process owns, in process. Work that must never run twice at once (a launch, a delayed buy)
+   * runs under it.
    */
   tryLock(key: string): Promise<ReleaseLock | null>;
   /** Where the job engine keeps its queues: the same database, its own schema. */
@@ -61,24 +62,74 @@ export type JobStore =
   | { connectionString: string }
   | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
 
-/** The lock a crashed holder cannot keep: a session advisory lock on a dedicated connection. */
-const tryLockPg = async (connectionString: string, key: string): Promise<ReleaseLock | null> => {
-  const client = new pg.Client({ connectionString });
-  // A dropped connection ends the lock with it; the holder learns of it on release.
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ held: boolean }>(
-      "select pg_try_advisory_lock(hashtext('lock'), hashtext($1)) as held",
-      [key],
-    );
-    if (rows[0]?.held) return () => client.end().catch(() => {});
-  } catch (error) {
-    await client.end().catch(() => {});
-    throw error;
-  }
-  await client.end().catch(() => {});
-  return null;
+/** Connections the session locks of one process may hold at once (each held lock keeps one). */
+const LOCK_CONNECTIONS = 32;
+
+/**
+ * The locks a crashed holder cannot keep: session advisory locks, each held on a connection of
+ * its own (a process that dies drops its connections, and so its locks, at once). The
+ * connections are pooled: an attempt that finds the lock taken hands its connection straight
+ * back, and a released lock's connection is unlocked and reused, so a caller that retries (a
+ * withdrawal waits for a bump every 500 ms for a minute) does not open a connection each time.
+ */
+const pgLocks = (connectionString: string) => {
+  const pool = new pg.Pool({
+    connectionString,
+    max: LOCK_CONNECTIONS,
+    idleTimeoutMillis: 30_000,
+    application_name: "lb-locks",
+  });
+  // An idle connection that ends is dropped by the pool; a held one's holder learns on release.
+  pool.on("error", () => {});
+  const heard = new WeakSet<pg.PoolClient>();
+  const tryLock = async (key: string): Promise<ReleaseLock | null> => {
+    const client = await pool.connect();
+    if (!heard.has(client)) {
+      heard.add(client);
+      client.on("error", () => {});
+    }
+    let held: boolean;
+    try {
+      const { rows } = await client.query<{ held: boolean }>(
+        "select pg_try_advisory_lock(hashtext('lock'), hashtext($1)) as held",
+        [key],
+      );
+      held = rows[0]?.held === true;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+    if (!held) {
+      client.release();
+      return null;
+    }
+    let released = false;
+    const drop = () => {
+      released = true;
+      holding.delete(drop);
+      client.release(new Error("the database is closing"));
+    };
+    holding.add(drop);
+    return async () => {
+      if (released) return;
+      released = true;
+      holding.delete(drop);
+      try {
+        await client.query("select pg_advisory_unlock(hashtext('lock'), hashtext($1))", [key]);
+        client.release();
+      } catch (error) {
+        // A connection that cannot unlock is closed, and its lock with it.
+        client.release(error as Error);
+      }
+    };
+  };
+  // Closing ends the connections of locks still held (their holders' releases do nothing).
+  const holding = new Set<() => void>();
+  const close = async () => {
+    for (const drop of [...holding]) drop();
+    await pool.end();
+  };
+  return { tryLock, close };
 };
 
 const migrationsFolder = path.join(SERVER_ROOT, "drizzle");
@@ -104,14 +155,18 @@ export const openDatabase = async (options: {
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     const { databaseUrl } = options;
+    const locks = pgLocks(databaseUrl);
     return {
       db,
       kind: "postgres",
       url: databaseUrl,
       listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
-      tryLock: (key) => tryLockPg(databaseUrl, key),
+      tryLock: locks.tryLock,
       jobStore: { connectionString: databaseUrl },
-      close: () => pool.end(),
+      close: async () => {
+        await locks.close();
+        await pool.end();
+      },
     };
   }
   let dir: string | undefined;

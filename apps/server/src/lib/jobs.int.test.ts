@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client.ts";
 import { createTestDatabase } from "../test/database.ts";
 import { failedJobs, JobEngine, perBlockQueue } from "./jobs.ts";
@@ -232,4 +233,25 @@ describe("the job engine", () => {
     expect(again).not.toBeNull();
     await again?.();
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "tries a held lock again and again on a pooled connection, not on a new connection each time",
+    async () => {
+      const holder = await database.tryLock("bumper:1");
+      expect(holder).not.toBeNull();
+      // Counts the connections opened (it calls through: the connections are real).
+      const connects = vi.spyOn(pg.Client.prototype, "connect");
+      try {
+        for (let attempt = 0; attempt < 20; attempt++)
+          expect(await database.tryLock("bumper:1")).toBeNull();
+        expect(connects.mock.calls.length).toBeLessThanOrEqual(1);
+      } finally {
+        connects.mockRestore();
+      }
+      await holder?.();
+      const after = await database.tryLock("bumper:1");
+      expect(after).not.toBeNull();
+      await after?.();
+    },
+  );
 });
