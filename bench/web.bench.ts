@@ -87,6 +87,8 @@ const main = async () => {
   // A first-time visitor takes a free key through the modal.
   await page.goto(server.url);
   await page.getByRole("button", { name: "Get Free Access" }).click();
+  // "Continue to App" is enabled once the key was copied or downloaded.
+  await page.getByRole("button", { name: "Download access key" }).click();
   await page.getByRole("button", { name: "Continue to App" }).click();
   await page.getByTestId("auth-modal").waitFor({ state: "hidden" });
 

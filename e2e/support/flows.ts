@@ -11,15 +11,20 @@ export const getFreeAccess = async (page: Page, url: string): Promise<string> =>
 };
 
 /**
- * Leaves the generated-key step. The modal also continues by itself two seconds after the key
- * is shown, which on a loaded machine can happen before the click lands: either way counts.
+ * Leaves the generated-key step: [copy] first ("Continue to App" is enabled only once the key
+ * was copied or downloaded), then "Continue to App".
  */
 export const continueToApp = async (page: Page): Promise<void> => {
+  const modal = page.getByTestId("auth-modal");
+  await page
+    .getByRole("button", { name: "Copy access key" })
+    .click({ timeout: 5_000 })
+    .catch(() => undefined);
   await page
     .getByRole("button", { name: "Continue to App" })
-    .click({ timeout: 1_000 })
+    .click({ timeout: 5_000 })
     .catch(() => undefined);
-  await page.getByTestId("auth-modal").waitFor({ state: "hidden" });
+  await modal.waitFor({ state: "hidden" });
 };
 
 /** A 1×1 PNG: the smallest logo the browser can decode. */

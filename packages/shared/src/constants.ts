@@ -17,8 +17,6 @@ export const TOAST_LIMIT = 20;
 export const ACCESS_KEY_PREFIX = "lbk_";
 export const ACCESS_KEY_DISPLAY_CHARS = 6;
 
-export const FREE_KEY_AUTO_CONTINUE_MS = 2000;
-
 export const SOCKET_RECONNECT = {
   reconnectionDelay: 1000,
   reconnectionDelayMax: 5000,

@@ -656,3 +656,14 @@ export const adminAudit = pgTable(
   },
   (table) => [index("admin_audit_at_idx").on(table.at)],
 );
+
+/**
+ * Rate-limit windows on Postgres, shared by every server process (lib/rate-limits.ts): one row
+ * per counted key (an address, per route), its hits in the window and when the window ends.
+ * Unlogged (migration 0016): counts need no crash safety, and skip the write-ahead log.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull(),
+  resetsAt: timestamp("resets_at", { withTimezone: true }).notNull(),
+});

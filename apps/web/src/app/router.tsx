@@ -83,6 +83,12 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "account",
+            lazy: page(() =>
+              import("../features/account/components/account-page.tsx").then((m) => m.AccountPage),
+            ),
+          },
+          {
             path: "tx/:hash",
             lazy: page(() => import("../features/tx/components/tx-page.tsx").then((m) => m.TxPage)),
           },

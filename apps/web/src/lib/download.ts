@@ -1,6 +1,6 @@
-/** Saves JSON as a file through a temporary link. */
-export function downloadJson(filename: string, data: unknown): void {
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+/** Saves text as a file through a temporary link. */
+export function downloadText(filename: string, text: string, type = "text/plain"): void {
+  const blob = new Blob([text], { type });
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
@@ -9,4 +9,9 @@ export function downloadJson(filename: string, data: unknown): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Saves JSON as a file through a temporary link. */
+export function downloadJson(filename: string, data: unknown): void {
+  downloadText(filename, JSON.stringify(data, null, 2), "application/json");
 }

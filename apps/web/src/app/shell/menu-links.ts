@@ -14,6 +14,16 @@ export const MENU_LINKS: readonly MenuLink[] = [
   { label: "[admin]", to: "/admin", adminOnly: true },
 ];
 
+/** Beside [logout], for a logged-in user: the referral program and the account. */
+export const SESSION_LINKS: readonly MenuLink[] = [
+  { label: "[referral]", to: "/referral" },
+  { label: "[account]", to: "/account" },
+];
+
+/** What [logout] asks first: a key nobody saved cannot be typed back in. */
+export const LOGOUT_QUESTION =
+  "Are you sure? Save your key first: without it this account cannot be reached again.";
+
 /**
  * A link is active when the path equals it or lies under it (/tools/bumper is under /tools).
  * "/" would lie over everything, so it is active only on "/" and on "/create".

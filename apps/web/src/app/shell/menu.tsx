@@ -1,15 +1,18 @@
 import { useEffect, useId, useState } from "react";
+import { createPortal } from "react-dom";
 import { Link, useLocation } from "react-router";
 import { Button } from "../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import { Logo } from "../../components/ui/logo.tsx";
 import { useAuth } from "../../features/auth/hooks/use-auth.ts";
-import { isMenuLinkActive, MENU_LINKS } from "./menu-links.ts";
+import { isMenuLinkActive, LOGOUT_QUESTION, MENU_LINKS, SESSION_LINKS } from "./menu-links.ts";
 
 /** Top bar on wide screens; on narrow ones the links fold behind a toggle. */
 export function Menu() {
   const { pathname } = useLocation();
   const { status, isAdmin, logout } = useAuth();
   const [open, setOpen] = useState(false);
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
   const listId = useId();
 
   // Following a link folds the narrow menu again.
@@ -57,22 +60,25 @@ export function Menu() {
           })}
           {status === "authenticated" && (
             <>
-              {/* SPEC §2's menu names no way to /referral; it sits with the session's controls. */}
-              <li className="md:ml-auto">
-                <Link
-                  to="/referral"
-                  aria-current={isMenuLinkActive(pathname, "/referral") ? "page" : undefined}
-                  className={
-                    isMenuLinkActive(pathname, "/referral")
-                      ? "text-accent"
-                      : "text-dim transition-colors hover:text-fg"
-                  }
-                >
-                  [referral]
-                </Link>
-              </li>
+              {/* SPEC §2's menu names no way to /referral or /account: they sit with [logout]. */}
+              {SESSION_LINKS.map((link, index) => {
+                const active = isMenuLinkActive(pathname, link.to);
+                return (
+                  <li key={link.to} className={index === 0 ? "md:ml-auto" : undefined}>
+                    <Link
+                      to={link.to}
+                      aria-current={active ? "page" : undefined}
+                      className={
+                        active ? "text-accent" : "text-dim transition-colors hover:text-fg"
+                      }
+                    >
+                      {link.label}
+                    </Link>
+                  </li>
+                );
+              })}
               <li>
-                <Button variant="bracket" onClick={() => void logout()}>
+                <Button variant="bracket" onClick={() => setConfirmingLogout(true)}>
                   [logout]
                 </Button>
               </li>
@@ -80,6 +86,21 @@ export function Menu() {
           )}
         </ul>
       </nav>
+      {/* In <body>: the header's backdrop blur would hold a fixed dialog inside the bar. */}
+      {confirmingLogout &&
+        createPortal(
+          <ConfirmDialog
+            title="Log out"
+            message={LOGOUT_QUESTION}
+            confirmLabel="[logout]"
+            onCancel={() => setConfirmingLogout(false)}
+            onConfirm={() => {
+              setConfirmingLogout(false);
+              void logout();
+            }}
+          />,
+          document.body,
+        )}
     </header>
   );
 }

@@ -146,7 +146,11 @@ describe("buying an access key", () => {
     expect(localStorage.getItem(KEY_PURCHASE_KEY)).toBeNull();
   });
 
-  it("logs in with the bought key after 2 seconds", async () => {
+  it("keeps the bought key on screen until it is copied and Continue to App is clicked", async () => {
+    Object.defineProperty(navigator, "clipboard", {
+      value: { writeText: async () => {} },
+      configurable: true,
+    });
     const { state, handlers } = keyPurchaseServer();
     server.use(...handlers);
     const auth = renderModal();
@@ -154,7 +158,11 @@ describe("buying an access key", () => {
     state.paid = true;
     await advance(5_000);
 
-    await advance(2_000);
+    await advance(60_000);
+    expect(auth.startSession).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("button", { name: "Copy access key" }));
+    await settle();
+    fireEvent.click(screen.getByRole("button", { name: "Continue to App" }));
     expect(auth.startSession).toHaveBeenCalledWith({ key: BOUGHT_KEY, role: "user" });
   });
 

@@ -32,8 +32,18 @@ type Phase = "open" | "received" | "closed" | "issued";
 
 export interface BuyKeyStepProps {
   onBack: () => void;
-  /** The bought key, already stored. */
+  /** The bought key, already stored (unless `keepSession`). */
   onKey: (key: string) => void;
+  /**
+   * A code the user typed, sent as it is (the server's refusal is said, the code not dropped);
+   * without it, the code a `?referral=` link left.
+   */
+  referralCode?: string;
+  /**
+   * Bought while logged in (the Account page): the new key goes to `onKey` without replacing
+   * the stored one, and the purchase stays remembered until the caller clears it.
+   */
+  keepSession?: boolean;
 }
 
 /**
@@ -41,7 +51,7 @@ export interface BuyKeyStepProps {
  * the payment address with QR code and countdown, a status poll every 5 s. The open purchase
  * is remembered, so a reload picks it up; once paid the key is stored like a free one.
  */
-export function BuyKeyStep({ onBack, onKey }: BuyKeyStepProps) {
+export function BuyKeyStep({ onBack, onKey, referralCode, keepSession = false }: BuyKeyStepProps) {
   const { getDeviceId, saveSession } = useAuth();
   const [deviceId, setDeviceId] = useState<string | null>(null);
   const [purchase, setPurchase] = useState<KeyPurchase | null>(loadKeyPurchase);
@@ -64,14 +74,14 @@ export function BuyKeyStep({ onBack, onKey }: BuyKeyStepProps) {
   useEffect(() => {
     if (purchase || !deviceId || requested.current) return;
     requested.current = true;
-    withReferralCode((code) => startKeyPayment(deviceId, code)).then(
-      ({ success: _, ...opened }) => {
-        saveKeyPurchase(opened);
-        setPurchase(opened);
-      },
-      fail,
-    );
-  }, [purchase, deviceId]);
+    const start = (code: string | undefined) => startKeyPayment(deviceId, code);
+    const started =
+      referralCode === undefined ? withReferralCode(start) : start(referralCode || undefined);
+    started.then(({ success: _, ...opened }) => {
+      saveKeyPurchase(opened);
+      setPurchase(opened);
+    }, fail);
+  }, [purchase, deviceId, referralCode]);
 
   const waiting = purchase !== null && deviceId !== null && phase === "open";
   const status = useKeyPaymentStatus(purchase?.paymentId ?? "", deviceId ?? "", waiting);
@@ -79,6 +89,7 @@ export function BuyKeyStep({ onBack, onKey }: BuyKeyStepProps) {
   const left = purchase ? secondsLeft(paymentDeadline(purchase.expiresAt, now), now) : 0;
 
   const receive = useEffectEvent(async (key: string) => {
+    if (keepSession) return onKey(key);
     // Stored before anything else (the server answers it again only for a day).
     await saveSession({ key, role: "user" });
     clearKeyPurchase();

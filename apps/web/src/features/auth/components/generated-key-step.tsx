@@ -1,57 +1,86 @@
-import { AUTH_MESSAGES, FREE_KEY_AUTO_CONTINUE_MS } from "@bundler/shared";
-import { useEffect, useEffectEvent } from "react";
+import { AUTH_MESSAGES } from "@bundler/shared";
+import { type ReactNode, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { copyText } from "../../../lib/clipboard.ts";
+import { downloadText } from "../../../lib/download.ts";
 import { useAuth } from "../hooks/use-auth.ts";
 import { AuthModalTitle } from "./auth-modal-title.tsx";
 
-/** Shows a freshly generated (already stored) key, then logs in after 2 s or on click. */
-export function GeneratedKeyStep({ accessKey }: { accessKey: string }) {
-  const { startSession } = useAuth();
-  const continueToApp = () => startSession({ key: accessKey, role: "user" });
-  const autoContinue = useEffectEvent(continueToApp);
+export interface GeneratedKeyStepProps {
+  accessKey: string;
+  /** What "Continue to App" does; by default it logs in with the key (already stored). */
+  onContinue?: () => void;
+  /** Said under the title. */
+  note?: ReactNode;
+  /** Another way out beside "Continue to App" (enabled under the same condition). */
+  extra?: (saved: boolean) => ReactNode;
+}
 
-  useEffect(() => {
-    const timer = setTimeout(autoContinue, FREE_KEY_AUTO_CONTINUE_MS);
-    return () => clearTimeout(timer);
-  }, []);
+/** The key as a file: the key on its own line. */
+const downloadKey = (accessKey: string) =>
+  downloadText(`launch-bundler-key-${accessKey.slice(4, 10)}.txt`, `${accessKey}\n`);
+
+/**
+ * Shows a freshly generated or bought (already stored) key. It stays until "Continue to App",
+ * which is enabled only once the key was copied or downloaded: a key lost here cannot be
+ * recovered, and with it everything the account holds.
+ */
+export function GeneratedKeyStep({ accessKey, onContinue, note, extra }: GeneratedKeyStepProps) {
+  const { startSession } = useAuth();
+  const [saved, setSaved] = useState(false);
+  const continueToApp = onContinue ?? (() => startSession({ key: accessKey, role: "user" }));
 
   const copy = async () => {
-    if (await copyText(accessKey)) toast.success(AUTH_MESSAGES.copied);
+    if (await copyText(accessKey)) {
+      toast.success(AUTH_MESSAGES.copied);
+      setSaved(true);
+    }
+  };
+  const download = () => {
+    downloadKey(accessKey);
+    setSaved(true);
   };
 
   return (
-    <div className="flex flex-col gap-5">
+    <div className="flex flex-col gap-5" data-testid="generated-key-step">
       <div className="flex flex-col gap-2">
         <AuthModalTitle>Your Access Key</AuthModalTitle>
-        <p className="text-dim">
-          Save this key somewhere safe: it is how you get back in on another browser.
-        </p>
+        {note ?? (
+          <p className="text-dim">
+            Save this key somewhere safe: it is how you get back in on another browser, and without
+            it this account cannot be reached again.
+          </p>
+        )}
       </div>
-      <div className="flex items-stretch gap-2">
-        <code
-          data-testid="generated-key"
-          className="min-w-0 flex-1 break-all rounded-sm border border-accent/40 bg-ink px-3 py-2 text-accent"
-        >
-          {accessKey}
-        </code>
+      <code
+        data-testid="generated-key"
+        className="break-all rounded-sm border border-accent/40 bg-ink px-3 py-2 text-accent"
+      >
+        {accessKey}
+      </code>
+      <div className="flex flex-wrap gap-2">
         <Button variant="secondary" onClick={copy} aria-label="Copy access key">
           [copy]
         </Button>
+        <Button variant="secondary" onClick={download} aria-label="Download access key">
+          [download]
+        </Button>
       </div>
-      <Button ref={(button) => button?.focus()} onClick={continueToApp} className="w-full">
+      <Button
+        onClick={continueToApp}
+        disabled={!saved}
+        title={saved ? undefined : "Copy or download the key first"}
+        className="w-full"
+      >
         Continue to App
       </Button>
-      <div className="flex flex-col gap-1 text-xs text-faint">
-        <span>continuing automatically...</span>
-        <span className="h-px w-full bg-line">
-          <span
-            className="block h-px origin-left animate-drain bg-accent"
-            style={{ animationDuration: `${FREE_KEY_AUTO_CONTINUE_MS}ms` }}
-          />
-        </span>
-      </div>
+      {extra?.(saved)}
+      {!saved && (
+        <p className="text-xs text-faint" data-testid="save-key-first">
+          Copy or download the key to continue.
+        </p>
+      )}
     </div>
   );
 }

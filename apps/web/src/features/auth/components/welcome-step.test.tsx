@@ -22,7 +22,7 @@ function freeKeyServer() {
   return bodies;
 }
 
-const renderWelcome = () => {
+const renderWelcome = (onImport = vi.fn()) => {
   const onGenerated = vi.fn();
   const auth = {
     state: { status: "anonymous" },
@@ -34,7 +34,7 @@ const renderWelcome = () => {
   } satisfies AuthContextValue;
   renderInApp(
     <AuthContext.Provider value={auth}>
-      <WelcomeStep onImport={vi.fn()} onBuy={vi.fn()} onGenerated={onGenerated} />
+      <WelcomeStep onImport={onImport} onBuy={vi.fn()} onGenerated={onGenerated} />
     </AuthContext.Provider>,
   );
   return onGenerated;
@@ -62,5 +62,33 @@ describe("Get Free Access", () => {
     await vi.waitFor(() => expect(onGenerated).toHaveBeenCalled());
 
     expect(bodies).toEqual([{ deviceId: "device-0001", userAgent: expect.any(String) }]);
+  });
+
+  it("shows the server's 409 words after the spec's text, with [import key] opening the import screen", async () => {
+    server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+      http.post("/api/auth/key/generate-free", () =>
+        HttpResponse.json(
+          {
+            success: false,
+            error: "This device already has an access key. Import the key you already have.",
+          },
+          { status: 409 },
+        ),
+      ),
+    );
+    const onImport = vi.fn();
+    const onGenerated = renderWelcome(onImport);
+    fireEvent.click(screen.getByRole("button", { name: "Get Free Access" }));
+
+    const refusal = await screen.findByTestId("free-key-refused");
+    expect(refusal.textContent).toBe(
+      "Failed to generate access key" +
+        "This device already has an access key. Import the key you already have." +
+        "[import key]",
+    );
+    fireEvent.click(screen.getByRole("button", { name: "[import key]" }));
+    expect(onImport).toHaveBeenCalledOnce();
+    expect(onGenerated).not.toHaveBeenCalled();
   });
 });

@@ -21,10 +21,13 @@ export function WelcomeStep({ onImport, onBuy, onGenerated }: WelcomeStepProps) 
   const generate = useGenerateFreeKey();
   // The whole flow is async; without this a double click could ask twice (409).
   const [busy, setBusy] = useState(false);
+  // The server's refusal, said under the spec's words (a device that already has a key: 409).
+  const [refusal, setRefusal] = useState<{ reason: string; hasKey: boolean } | null>(null);
 
   const getFreeAccess = async () => {
     if (busy) return;
     setBusy(true);
+    setRefusal(null);
     try {
       const deviceId = await getDeviceId();
       const { key } = await withReferralCode((referralCode) =>
@@ -41,6 +44,8 @@ export function WelcomeStep({ onImport, onBuy, onGenerated }: WelcomeStepProps) 
     } catch (error) {
       if (!(error instanceof ApiError)) console.error(error);
       toast.error(generateFailureMessage(error));
+      if (error instanceof ApiError && error.serverMessage)
+        setRefusal({ reason: error.serverMessage, hasKey: error.status === 409 });
     } finally {
       setBusy(false);
     }
@@ -67,6 +72,21 @@ export function WelcomeStep({ onImport, onBuy, onGenerated }: WelcomeStepProps) 
       >
         Get Free Access
       </Button>
+      {refusal && (
+        <div
+          role="alert"
+          data-testid="free-key-refused"
+          className="flex flex-col gap-2 rounded-sm border border-bad/50 bg-bad/10 px-3 py-3"
+        >
+          <p className="text-bad">{AUTH_MESSAGES.generateFailed}</p>
+          <p className="text-fg">{refusal.reason}</p>
+          {refusal.hasKey && (
+            <Button variant="secondary" onClick={onImport} className="self-start">
+              [import key]
+            </Button>
+          )}
+        </div>
+      )}
       <BuyKeyOffer onBuy={onBuy} />
       <Button variant="bracket" onClick={onImport} className="self-center">
         [import existing key]

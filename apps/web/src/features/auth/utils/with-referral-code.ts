@@ -9,15 +9,16 @@ export interface ReferralStore {
 
 const browserStore: ReferralStore = { read: readReferralCode, forget: forgetReferralCode };
 
-const isUnknownCode = (error: unknown): boolean =>
-  error instanceof ApiError &&
-  error.status === 400 &&
-  error.serverMessage === REFERRAL_MESSAGES.invalidCode;
+const refusedWith = (error: unknown, message: string): boolean =>
+  error instanceof ApiError && error.status === 400 && error.serverMessage === message;
+const isUnknownCode = (error: unknown) => refusedWith(error, REFERRAL_MESSAGES.invalidCode);
+const isOwnCode = (error: unknown) => refusedWith(error, REFERRAL_MESSAGES.ownCode);
 
 /**
  * Runs a key request with the remembered referral code. When the server says the code names
  * no one, the code is forgotten and the request made once more without it: a stale link never
- * keeps anybody from a key.
+ * keeps anybody from a key. The user's own code is forgotten too, and the refusal said (the
+ * next request goes without it).
  */
 export async function withReferralCode<T>(
   request: (referralCode: string | undefined) => Promise<T>,
@@ -28,6 +29,7 @@ export async function withReferralCode<T>(
   try {
     return await request(code);
   } catch (error) {
+    if (isOwnCode(error)) store.forget();
     if (!isUnknownCode(error)) throw error;
     store.forget();
     return request(undefined);
