@@ -18,6 +18,7 @@ import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { registerNoStore } from "./lib/no-store.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
+import { postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
 import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
@@ -156,21 +157,41 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     options.freeKeysPerIpPerDay,
     keys,
   );
-  // Checking a key reads the cache; the `users` triggers tell every process what to forget.
-  const stopListening = await options.database.listen(AUTH_KEYS_CHANNEL, keys);
+  // Checking a key reads the cache; the `users` triggers tell every process what to forget,
+  // and which of its sockets to check again (a key turned off drops its connections).
+  let keyChanged: (digest: string) => void = () => {};
+  const stopListening = await options.database.listen(AUTH_KEYS_CHANNEL, {
+    message: (payload) => {
+      keys.message(payload);
+      keyChanged(payload);
+    },
+    listening: () => {
+      keys.listening();
+      // Changes made while not listening were missed: every connection is checked again.
+      keyChanged("*");
+    },
+    lost: () => keys.lost(),
+  });
   server.addHook("onClose", stopListening);
   const news = new NewsRepository(options.database.db);
   // On Postgres every process may hold some of a user's connections: rooms cross processes.
   const shared = options.database.url
     ? await openPostgresSocketAdapter(options.database.url, (line) => server.log.warn(line))
     : undefined;
+  // On Postgres the rate limits and the handshake limit count in the database, for every
+  // process together; the embedded database's one process counts in memory.
+  const hits =
+    options.database.kind === "postgres" ? postgresHitCounter(options.database.db) : undefined;
+  if (hits) server.addHook("onClose", async () => hits.close());
   const realtime = new Realtime(server.server, auth, {
     allowedOrigins: options.allowedOrigins,
     handshakeLimit: options.socketHandshakes,
+    hits,
     trustProxy: options.trustProxy,
     shared,
     log: server.log,
   });
+  keyChanged = (digest) => void realtime.keyChanged(digest);
   server.addHook("preClose", async () => realtime.disconnectAll());
   server.addHook("onClose", () => realtime.close());
 
@@ -208,6 +229,9 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(rateLimit, {
     max: options.rateLimitPerMinute,
     timeWindow: "1 minute",
+    // A count the database could not take lets the request through (it is refused elsewhere
+    // soon enough if the database is really away).
+    ...(hits ? { store: rateLimitStore(hits), skipOnError: true } : {}),
     // A refusal says when to retry (429 with retry-after and the limit); an allowed request
     // carries no rate-limit headers, which nothing reads.
     addHeadersOnExceeding: {

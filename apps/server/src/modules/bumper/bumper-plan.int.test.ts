@@ -11,7 +11,7 @@ import { launchBundle } from "../../test/bundles.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
-import { BUMP_GAS } from "./bumper-costs.ts";
+import { BUMP_GAS, GAS_ROUNDING_WEI } from "./bumper-costs.ts";
 
 const masterKey = Buffer.alloc(32, 43);
 /** One bumper minute lasts 1 s here. */
@@ -98,10 +98,13 @@ describe("the bumper's plan", () => {
     expect(answer.status).toBe(200);
     const costs = answer.body.costs as BumperCosts;
     expect(costs).toMatchObject({ tip: "0.0005", tradingFeeBps: 100, minTradingFee: "0.0001" });
-    // BUMP_GAS at a gas price of this chain (the node's, at least the profile's floor).
+    // BUMP_GAS at this chain's gas price (at least the profile's floor), rounded up to 0.0001.
     const gas = parseEther(costs.gas);
-    expect(gas % BUMP_GAS).toBe(0n);
-    expect(gas / BUMP_GAS).toBeGreaterThanOrEqual(testChain.chain.profile.gasPriceFloor);
+    const gasPrice = (await app.transactions?.gasPrice()) ?? 0n;
+    expect(gasPrice).toBeGreaterThanOrEqual(testChain.chain.profile.gasPriceFloor);
+    expect(gas % GAS_ROUNDING_WEI).toBe(0n);
+    expect(gas).toBeGreaterThanOrEqual(BUMP_GAS * testChain.chain.profile.gasPriceFloor);
+    expect(gas - BUMP_GAS * gasPrice).toBeLessThan(GAS_ROUNDING_WEI);
   });
 
   it("completes every bump when funded with exactly the plan, tip and fees included", async () => {
