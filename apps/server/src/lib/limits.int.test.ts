@@ -214,3 +214,53 @@ describe("request limits", () => {
     expect(refused.headers["access-control-allow-origin"]).toBeUndefined();
   });
 });
+
+// Two server processes on one Postgres database (the embedded one has only ever one process).
+describe.skipIf(!process.env.DATABASE_URL)("limits across server processes on Postgres", () => {
+  let second: TestApp | undefined;
+  afterEach(async () => {
+    await second?.close();
+    second = undefined;
+  });
+
+  it("allows one address the per-minute limit once across two processes, not once in each", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 4 });
+    second = await createTestApp({ rateLimitPerMinute: 4, database: app.database });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const server = i % 2 === 0 ? app.server : second.server;
+      statuses.push((await server.inject({ method: "GET", url: "/api/news" })).statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  });
+
+  it("allows one address a route's own limit once across two processes", async () => {
+    app = await createTestApp({ freeKeyLimitPerHour: 2 });
+    second = await createTestApp({ freeKeyLimitPerHour: 2, database: app.database });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const server = i % 2 === 0 ? app.server : second.server;
+      const response = await server.inject({
+        method: "POST",
+        url: "/api/auth/key/generate-free",
+        payload: { deviceId: `device-shared-limit-${i}`, userAgent: "vitest" },
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it("counts concurrent requests exactly: a burst of 20 at a limit of 10 lets 10 through", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 10 });
+    second = await createTestApp({ rateLimitPerMinute: 10, database: app.database });
+    const servers = [app.server, second.server];
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const server = servers[i % 2];
+        return (await server?.inject({ method: "GET", url: "/api/news" }))?.statusCode;
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+});

@@ -89,6 +89,47 @@ describe("realtime", () => {
     expect(await received).toEqual([1234, 1234]);
   });
 
+  it("disconnects a user's connections within a second of an admin turning the key off, and delivers nothing more", async () => {
+    const admin = await app.auth.mintKey("admin");
+    const key = await app.auth.mintKey("user");
+    const user = await app.auth.authenticate(key);
+    const socket = await open(key);
+    const events = collect(socket);
+    const disconnected = new Promise<string>((resolve) => socket.once("disconnect", resolve));
+
+    const turnedOff = await app.server.inject({
+      method: "PUT",
+      url: `/api/admin/dashboard/users/${user?.id}/active`,
+      headers: { "x-auth-key": admin },
+      payload: { isActive: false },
+    });
+    expect(turnedOff.statusCode).toBe(200);
+    const at = performance.now();
+    const reason = await Promise.race([
+      disconnected,
+      new Promise((resolve) => setTimeout(() => resolve("still connected after 1 s"), 1_000)),
+    ]);
+    expect(reason).toBe("io server disconnect");
+    expect(performance.now() - at).toBeLessThan(1_000);
+
+    await app.realtime.emitToUser(user?.id ?? "", "launch_status", { message: "after the key" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toEqual([]);
+  });
+
+  it("keeps a user's connection when only the key's role changes", async () => {
+    const key = await app.auth.mintKey("user");
+    const user = await app.auth.authenticate(key);
+    const socket = await open(key);
+    const events = collect(socket);
+    await app.auth.setRole(user?.id ?? "", "admin");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await app.realtime.emitToUser(user?.id ?? "", "launch_status", { message: "still here" });
+    await within(1_000, async () => events.length === 1);
+    expect(socket.connected).toBe(true);
+    expect(events).toEqual([[`launch_status_${key}`, { message: "still here" }]]);
+  });
+
   it("refuses a handshake with an unknown key", async () => {
     await expect(open("lbk_not-a-key")).rejects.toThrow("Invalid access key");
   });
@@ -294,3 +335,47 @@ describe.skipIf(!process.env.DATABASE_URL)("realtime across server processes on 
     expect(events[0]?.[0]).toBe(`launch_status_${user.key}`);
   });
 });
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  "handshakes per address across server processes on Postgres",
+  () => {
+    let first: TestApp;
+    let second: TestApp;
+    let firstUrl: string;
+    let secondUrl: string;
+    beforeAll(async () => {
+      first = await createTestApp({ socketHandshakes: { max: 2, windowMs: 60_000 } });
+      second = await createTestApp({
+        socketHandshakes: { max: 2, windowMs: 60_000 },
+        database: first.database,
+      });
+      firstUrl = await listenOnFreePort(first);
+      secondUrl = await listenOnFreePort(second);
+    });
+    afterAll(async () => {
+      await second?.close();
+      await first?.close();
+    });
+
+    /** Connects and disconnects at once: true when accepted, else the refusal. */
+    const handshakeAt = (at: string) =>
+      new Promise<true | string>((resolve) => {
+        const socket = connect(at, { transports: ["websocket"], reconnection: false });
+        socket.once("connect", () => {
+          socket.disconnect();
+          resolve(true);
+        });
+        socket.once("connect_error", (error) => {
+          socket.disconnect();
+          resolve(error.message);
+        });
+      });
+
+    it("allows one address the handshake limit once across two processes, not once in each", async () => {
+      expect(await handshakeAt(firstUrl)).toBe(true);
+      expect(await handshakeAt(secondUrl)).toBe(true);
+      expect(await handshakeAt(firstUrl)).toBe(ERROR_CATALOGUE.rateLimit.title);
+      expect(await handshakeAt(secondUrl)).toBe(ERROR_CATALOGUE.rateLimit.title);
+    });
+  },
+);

@@ -3,6 +3,8 @@ import { ERROR_CATALOGUE, type SocketHandshakeAuth } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
 import { Server } from "socket.io";
 import type { AuthService } from "../modules/auth/auth.service.ts";
+import { hashAccessKey } from "./crypto.ts";
+import { type HitCounter, memoryHitCounter } from "./rate-limits.ts";
 import type { PostgresSocketAdapter } from "./socket-adapter.ts";
 
 export type UserEventKind = "launch_status" | "dispersal_status";
@@ -11,6 +13,8 @@ interface SocketData {
   userId?: string;
   /** Kept only for the connection's life: per-user event names carry the key (SPEC §7). */
   key?: string;
+  /** The key's digest: what a key change is announced by (AUTH_KEYS_CHANNEL). */
+  keyHash?: string;
 }
 
 /** What one process tells the others: a user event for their own connections of that user. */
@@ -26,28 +30,6 @@ export interface HandshakeLimit {
   windowMs: number;
 }
 
-/**
- * Counts handshakes per address in fixed windows, in this process's memory: with several
- * server processes each allows `max` (the README says so).
- */
-const handshakeCounter = ({ max, windowMs }: HandshakeLimit) => {
-  const windows = new Map<string, { count: number; endsAt: number }>();
-  let sweepAt = 0;
-  return (address: string, now = Date.now()): boolean => {
-    if (now >= sweepAt) {
-      for (const [key, window] of windows) if (window.endsAt <= now) windows.delete(key);
-      sweepAt = now + windowMs;
-    }
-    let window = windows.get(address);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + windowMs };
-      windows.set(address, window);
-    }
-    window.count += 1;
-    return window.count <= max;
-  };
-};
-
 /** How the socket server is set up: origins, handshake limit, proxies, sharing across processes. */
 export interface RealtimeOptions {
   allowedOrigins: string[];
@@ -58,6 +40,11 @@ export interface RealtimeOptions {
    * `trustProxy`): the handshake limit then counts the client's address, not the proxy's.
    */
   trustProxy?: string[] | undefined;
+  /**
+   * Where handshakes are counted: in this process's memory by default; on Postgres the counter
+   * every process shares (so N processes allow `max` per address, not N times `max`).
+   */
+  hits?: HitCounter | undefined;
   /** On Postgres: socket.io's adapter shared by every process (openPostgresSocketAdapter). */
   shared?: PostgresSocketAdapter | undefined;
   /**
@@ -85,7 +72,11 @@ export class Realtime {
   private readonly shared: PostgresSocketAdapter | undefined;
   private readonly log: RealtimeOptions["log"];
 
-  constructor(server: HttpServer, auth: AuthService, options: RealtimeOptions) {
+  constructor(
+    server: HttpServer,
+    private readonly auth: AuthService,
+    options: RealtimeOptions,
+  ) {
     this.shared = options.shared;
     this.log = options.log;
     this.io = new Server(server, {
@@ -95,14 +86,16 @@ export class Realtime {
       ...(options.shared ? { adapter: options.shared.adapter } : {}),
     });
     this.io.on("user_event", (userId, kind, payload) => this.deliver(userId, kind, payload));
-    const allowHandshake = handshakeCounter(
-      options.handshakeLimit ?? { max: 60, windowMs: 60_000 },
-    );
+    const { max, windowMs } = options.handshakeLimit ?? { max: 60, windowMs: 60_000 };
+    const hits = options.hits ?? memoryHitCounter();
+    // A counter that cannot answer (the database is away) lets the handshake through.
+    const allowHandshake = async (address: string) =>
+      (await hits.hit(`socket:${address}`, windowMs).catch(() => ({ hits: 0 }))).hits <= max;
     const trusted = options.trustProxy?.length ? proxyAddr.compile(options.trustProxy) : undefined;
     const clientAddress = (request: IncomingMessage) =>
       trusted ? proxyAddr(request, trusted) : (request.socket.remoteAddress ?? "");
-    this.io.use((socket, next) => {
-      if (allowHandshake(clientAddress(socket.request))) return next();
+    this.io.use(async (socket, next) => {
+      if (await allowHandshake(clientAddress(socket.request))) return next();
       // The client reads this as its connect_error's message.
       const refusal = Object.assign(new Error(ERROR_CATALOGUE.rateLimit.title), {
         data: { status: 429 },
@@ -117,6 +110,7 @@ export class Realtime {
         if (!user) return next(new Error("Invalid access key"));
         socket.data.userId = user.id;
         socket.data.key = key;
+        socket.data.keyHash = hashAccessKey(key);
         await socket.join(roomFor(user.id));
         next();
       } catch (error) {
@@ -156,6 +150,30 @@ export class Realtime {
       if (socket?.data.userId === userId && socket.data.key)
         socket.emit(`${kind}_${socket.data.key}`, payload);
     }
+  }
+
+  /**
+   * A key changed (its digest, or "*" for any key: AUTH_KEYS_CHANNEL's payload). Each of this
+   * process's connections that came with it is checked again, and one whose key no longer lets
+   * it in (turned off by an admin, or gone) is disconnected at once: its events stop with the
+   * key, not when the client leaves. socket.io's own disconnect, so the client does not come
+   * back with the same key. A check the database could not answer keeps the connection.
+   */
+  async keyChanged(digest: string): Promise<void> {
+    const affected = [...this.io.sockets.sockets.values()].filter(
+      (socket) => socket.data.key && (digest === "*" || socket.data.keyHash === digest),
+    );
+    await Promise.all(
+      affected.map(async (socket) => {
+        let user: Awaited<ReturnType<AuthService["authenticate"]>>;
+        try {
+          user = await this.auth.authenticate(socket.data.key);
+        } catch {
+          return;
+        }
+        if (user?.id !== socket.data.userId) socket.disconnect(true);
+      }),
+    );
   }
 
   /**
