@@ -237,6 +237,7 @@ const render = async (): Promise<string> => {
     "- **Access**: `none` (public), `access key` (any valid key), `admin key` (admin or superadmin), `superadmin key`. The key travels in the `x-auth-key` header; without a valid key the answer is 401, with the wrong role 403, before the body is read.",
     "- **Owned fields**: an id or address that must name the caller's own object; another user's object answers 404 and changes nothing.",
     '- **Failures** answer `{"success": false, "error": "<message>"}` with a 4xx or 5xx status.',
+    '- **Bad requests** (400) say the problem in one sentence that names the field by the label its form shows and the row counted from 1 ("Wallet 3 amount must be above 0"), and, when the offending value sits in a list, add where it is so a grid can mark the row: `{"success": false, "error": "...", "field": "amounts.2", "row": 3}` (`field`: the path in the request, indexes from 0; `row`: the 1-based row of its first index). The labels live beside each contract (`labelled` in `packages/shared/src/api/field-labels.ts`).',
     "- **Fields** of the request come from the zod schemas as the client sends them (defaults filled in by the server). Query and path values are strings on the wire.",
     "- **Realtime events** (socket.io, same origin) are typed in `packages/shared/src/socket.ts`.",
     "",

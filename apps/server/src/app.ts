@@ -4,11 +4,7 @@ import cors from "@fastify/cors";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
+import { serializerCompiler } from "fastify-type-provider-zod";
 import helmet from "helmet";
 import { type Address, type Hex, parseEther } from "viem";
 import type { Database } from "./db/client.ts";
@@ -16,6 +12,7 @@ import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
+import { FieldError, requestValidatorCompiler } from "./lib/parse-request.ts";
 import { registerNoStore } from "./lib/no-store.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
@@ -148,7 +145,8 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
       apiRoutes.push({ method, url: route.url, access: route.config?.access ?? "user" });
     }
   });
-  server.setValidatorCompiler(validatorCompiler);
+  // A bad request is a sentence with the field's label and row (lib/parse-request.ts).
+  server.setValidatorCompiler(requestValidatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
 
   const keys = new KeyCache();
@@ -247,12 +245,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   });
 
   server.setErrorHandler((error: FastifyError, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const field = first?.instancePath.replace(/^\//, "").replaceAll("/", ".");
-      const message = first?.message ?? "Invalid request";
-      return reply.status(400).send(fail(field ? `${field}: ${message}` : message));
-    }
+    if (error instanceof FieldError) return reply.status(400).send(error.body);
     if (error instanceof AppError)
       return reply.status(error.statusCode).send(fail(error.shortMessage));
     if (error.statusCode === 413)

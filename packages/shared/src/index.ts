@@ -9,6 +9,7 @@ export * from "./api/dev.ts";
 export * from "./api/disperse.ts";
 export * from "./api/disperse-history.ts";
 export * from "./api/drafts.ts";
+export * from "./api/field-labels.ts";
 export * from "./api/launch.ts";
 export * from "./api/meta.ts";
 export * from "./api/money.ts";

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { launchReadinessError, LAUNCH_EXECUTE_MESSAGES as M, tipError } from "./launch-checks.ts";
+import {
+  bnbInputError,
+  launchReadinessError,
+  LAUNCH_EXECUTE_MESSAGES as M,
+  tipError,
+} from "./launch-checks.ts";
 
 const ready: Parameters<typeof launchReadinessError>[0] = {
   name: "Moon Cat",
@@ -49,7 +54,7 @@ describe("launch readiness (SPEC §5 Launch execute)", () => {
     ).toBeNull();
   });
 
-  it("takes any non-negative BNB amount as a tip and refuses every negative one", () => {
+  it("takes any non-negative BNB amount below a billion as a tip and refuses every negative one", () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: 0n, max: 10n ** 24n }),
@@ -57,10 +62,40 @@ describe("launch readiness (SPEC §5 Launch execute)", () => {
         (v, d) => {
           const text = v.toString().padStart(d + 1, "0");
           const tip = d === 0 ? text : `${text.slice(0, -d)}.${text.slice(-d)}`;
-          expect(tipError(tip)).toBeNull();
+          const whole = tip.split(".")[0] ?? "";
+          expect(tipError(tip)).toBe(
+            whole.length > 9 ? "Tip must be a BNB amount below 1,000,000,000" : null,
+          );
           if (v > 0n) expect(tipError(`-${tip}`)).toBe(M.tipNegative);
         },
       ),
     );
+  });
+});
+
+describe("a BNB amount typed into a field", () => {
+  it("says a negative deployer buy cannot be negative", () => {
+    expect(bnbInputError("Deployer buy", "-5", "0.1")).toBe("Deployer buy cannot be negative");
+  });
+
+  it("asks for a tip written out in digits instead of 1e99", () => {
+    expect(tipError("1e99")).toBe("Tip must be written out in digits, like 0.001");
+  });
+
+  it("says an amount of a billion BNB or more is too large", () => {
+    expect(bnbInputError("Deployer buy", "1000000000", "0.1")).toBe(
+      "Deployer buy must be a BNB amount below 1,000,000,000",
+    );
+  });
+
+  it("says an amount with more than 18 decimals has too many", () => {
+    expect(bnbInputError("Min buy", `0.${"1".repeat(19)}`, "0.01")).toBe(
+      "Min buy can have at most 18 decimals",
+    );
+  });
+
+  it("takes an empty value and an ordinary amount", () => {
+    expect(bnbInputError("Tip", "", "0.001")).toBeNull();
+    expect(bnbInputError("Tip", "0.25", "0.001")).toBeNull();
   });
 });

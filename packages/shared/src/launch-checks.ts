@@ -23,15 +23,39 @@ export const TOKEN_DESCRIPTION_MAX = 400;
 
 const BNB_AMOUNT = /^\d+(\.\d{1,18})?$/;
 const SIGNED_NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+const EXPONENT = /^[-+]?(\d+(\.\d*)?|\.\d+)e[-+]?\d+$/i;
 
-/** The tip's problem, or null: required, a number, not negative (SPEC §5). */
+/**
+ * What is wrong with a BNB amount typed into the field `label`, or null when it is one: not
+ * negative, written out in digits (not "1e99"), at most 18 decimals and below a billion BNB.
+ * An empty value is the caller's to judge.
+ *
+ * @example
+ * bnbInputError("Deployer buy", "-5", "0.1"); // "Deployer buy cannot be negative"
+ * bnbInputError("Tip", "1e99", "0.001"); // "Tip must be written out in digits, like 0.001"
+ */
+export const bnbInputError = (label: string, input: string, example: string): string | null => {
+  const value = input.trim();
+  if (value === "") return null;
+  if ((SIGNED_NUMBER.test(value) || EXPONENT.test(value)) && value.startsWith("-"))
+    return Number(value) === 0 ? null : `${label} cannot be negative`;
+  if (EXPONENT.test(value)) return `${label} must be written out in digits, like ${example}`;
+  if (!BNB_AMOUNT.test(value.replace(/^\+/, ""))) {
+    if (/^\+?\d+\.\d{19,}$/.test(value)) return `${label} can have at most 18 decimals`;
+    return `${label} must be a number, like ${example}`;
+  }
+  if (!/^\+?\d{1,9}(\.|$)/.test(value)) return `${label} must be a BNB amount below 1,000,000,000`;
+  return null;
+};
+
+/** The tip's problem, or null: required, a number, not negative (SPEC §5), a sane amount. */
 export const tipError = (tip: string | undefined | null): string | null => {
   const value = (tip ?? "").trim();
   if (value === "") return LAUNCH_EXECUTE_MESSAGES.tipRequired;
   if (SIGNED_NUMBER.test(value) && value.startsWith("-") && Number(value) !== 0)
     return LAUNCH_EXECUTE_MESSAGES.tipNegative;
-  if (!BNB_AMOUNT.test(value)) return LAUNCH_EXECUTE_MESSAGES.tipNumeric;
-  return null;
+  if (!BNB_AMOUNT.test(value) && !EXPONENT.test(value)) return LAUNCH_EXECUTE_MESSAGES.tipNumeric;
+  return bnbInputError("Tip", value, "0.001");
 };
 
 export interface LaunchReadinessInput {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
+import { labelled } from "./field-labels.ts";
 import { addressSchema, bnbValueSchema } from "./money.ts";
 import { TX_HASH_PATTERN } from "./tx.ts";
 
@@ -50,7 +51,18 @@ export const walletBalanceSchema = z.object({
 });
 export type WalletBalance = z.infer<typeof walletBalanceSchema>;
 
-const bundleAddressQuery = z.object({ address: addressSchema });
+/** The wallet manager's labels: a 400 names the wallet by its row in the request. */
+const BUNDLE_LABELS = {
+  address: "Token address",
+  amount: "Amount",
+  wallets: "Wallets",
+  "wallets.#": "Wallet {row}",
+  receiver: "Receiver address",
+} as const;
+
+const bundleAddressQuery = labelled(z.object({ address: addressSchema }), {
+  address: "Token address",
+});
 
 const listBundlesQuery = z.object({
   page: z
@@ -103,7 +115,7 @@ export const bundleBalancesRoute = defineRoute({
 const sellAmountSchema = z
   .string()
   .trim()
-  .regex(/^\d{1,28}(\.\d{1,18})?$/, "amount must be a positive number of tokens or a percent");
+  .regex(/^\d{1,28}(\.\d{1,18})?$/, "must be a positive number of tokens or a percent");
 
 /**
  * Optional idempotency key of one click (a UUID the client makes per click): the same key again
@@ -112,7 +124,7 @@ const sellAmountSchema = z
  */
 const requestIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{8,64}$/, "requestId must be 8 to 64 letters, digits, - or _")
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, - or _")
   .optional();
 
 const sellBody = {
@@ -142,13 +154,16 @@ export const sellWalletsRoute = defineRoute({
   path: "/api/bundle/wallets/sell",
   access: "user",
   owned: [{ in: "body", field: "address", object: "bundle" }],
-  body: z.object({
-    ...sellBody,
-    wallets: z
-      .array(addressSchema)
-      .min(1, "Select at least one wallet")
-      .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per sell`),
-  }),
+  body: labelled(
+    z.object({
+      ...sellBody,
+      wallets: z
+        .array(addressSchema)
+        .min(1, "Select at least one wallet")
+        .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per sell`),
+    }),
+    BUNDLE_LABELS,
+  ),
   response: z.object({
     success: z.literal(true),
     transactions: z.array(sellTransactionSchema),
@@ -163,7 +178,7 @@ export const sellDeveloperRoute = defineRoute({
   path: "/api/bundle/developer/sell",
   access: "user",
   owned: [{ in: "body", field: "address", object: "bundle" }],
-  body: z.object(sellBody),
+  body: labelled(z.object(sellBody), BUNDLE_LABELS),
   response: z.object({
     success: z.literal(true),
     transaction: sellTransactionSchema,
@@ -178,15 +193,18 @@ export const emptyWalletsRoute = defineRoute({
   path: "/api/bundle/wallets/empty",
   access: "user",
   owned: [{ in: "body", field: "address", object: "bundle" }],
-  body: z.object({
-    address: addressSchema,
-    wallets: z
-      .array(addressSchema)
-      .min(1, "Select at least one wallet")
-      .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per empty`),
-    receiver: addressSchema,
-    requestId: requestIdSchema,
-  }),
+  body: labelled(
+    z.object({
+      address: addressSchema,
+      wallets: z
+        .array(addressSchema)
+        .min(1, "Select at least one wallet")
+        .max(MAX_SELL_WALLETS, `At most ${MAX_SELL_WALLETS} wallets per empty`),
+      receiver: addressSchema,
+      requestId: requestIdSchema,
+    }),
+    BUNDLE_LABELS,
+  ),
   response: z.object({
     success: z.literal(true),
     results: z.array(

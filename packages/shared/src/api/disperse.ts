@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
+import { labelled } from "./field-labels.ts";
 import { addressSchema, bnbAmountSchema, bnbValueSchema } from "./money.ts";
 
 /** Destinations one dispersal may pay. */
@@ -77,52 +78,67 @@ const dispersalResponse = dispersalSchema.extend({
   message: z.string(),
 });
 
+/**
+ * The disperser grid's labels: a 400 names the row ("Wallet 3 amount must be above 0") and
+ * carries `field` ("amounts.2") and `row` (3) for the grid to mark (see badRequestResponseSchema).
+ */
+export const DISPERSAL_LABELS = {
+  wallets: "Wallets",
+  "wallets.#": "Wallet {row} address",
+  amounts: "Amounts",
+  "amounts.#": "Wallet {row} amount",
+  antiBubblemaps: "Anti Bubblemaps",
+} as const;
+
 export const createDispersalRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/disperse",
   access: "user",
-  body: z
-    .object({
-      wallets: z
-        .array(addressSchema)
-        .min(1, "Please add some wallets.")
-        .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} wallets per dispersal`),
-      amounts: z
-        .array(bnbAmountSchema)
-        .min(1, "Please add some amounts.")
-        .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} amounts per dispersal`),
-      antiBubblemaps: z.boolean().default(true),
-    })
-    .superRefine((body, ctx) => {
-      if (body.wallets.length !== body.amounts.length) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["amounts"],
-          message: `${body.wallets.length} wallets but ${body.amounts.length} amounts`,
+  body: labelled(
+    z
+      .object({
+        wallets: z
+          .array(addressSchema)
+          .min(1, "Please add some wallets.")
+          .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} wallets per dispersal`),
+        amounts: z
+          .array(bnbAmountSchema)
+          .min(1, "Please add some amounts.")
+          .max(MAX_DISPERSAL_WALLETS, `At most ${MAX_DISPERSAL_WALLETS} amounts per dispersal`),
+        antiBubblemaps: z.boolean().default(true),
+      })
+      .superRefine((body, ctx) => {
+        if (body.wallets.length !== body.amounts.length) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["amounts"],
+            message: `${body.wallets.length} wallets but ${body.amounts.length} amounts`,
+          });
+        }
+        const seen = new Map<string, number>();
+        body.wallets.forEach((wallet, i) => {
+          const first = seen.get(wallet.toLowerCase());
+          if (first !== undefined) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["wallets", i],
+              message: `${wallet} is listed twice (rows ${first + 1} and ${i + 1})`,
+            });
+          }
+          seen.set(wallet.toLowerCase(), i);
         });
-      }
-      const seen = new Map<string, number>();
-      body.wallets.forEach((wallet, i) => {
-        const first = seen.get(wallet.toLowerCase());
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["wallets", i],
-            message: `${wallet} is listed twice (rows ${first + 1} and ${i + 1})`,
-          });
-        }
-        seen.set(wallet.toLowerCase(), i);
-      });
-      body.amounts.forEach((amount, i) => {
-        if (/^0+(\.0+)?$/.test(amount)) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["amounts", i],
-            message: `the amount for row ${i + 1} must be above 0`,
-          });
-        }
-      });
-    }),
+        body.amounts.forEach((amount, i) => {
+          if (/^0+(\.0+)?$/.test(amount)) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["amounts", i],
+              message: "must be above 0",
+            });
+          }
+        });
+      }),
+    DISPERSAL_LABELS,
+  ),
   response: dispersalResponse,
 });
 export type CreateDispersalBody = z.input<typeof createDispersalRoute.body>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { tipError } from "../launch-checks.ts";
 import { defineRoute } from "./common.ts";
+import { labelled } from "./field-labels.ts";
 import {
   addressSchema,
   BNB_AMOUNT_LIMIT_MESSAGE,
@@ -149,11 +150,52 @@ export const walletConfigSchema = walletConfigFields.refine(
 );
 export type WalletConfig = z.infer<typeof walletConfigSchema>;
 
-export const draftInputSchema = z.object({
-  tokenInfo: tokenInfoSchema,
-  deployerWallet: keyedWalletSchema.optional(),
-  walletConfig: walletConfigSchema.optional(),
-});
+/**
+ * The create page's labels for a draft's fields (SPEC §2 Launch page): a 400 reads "Wallet 3
+ * buy must be a BNB amount below 1,000,000,000", never "walletConfig.wallets.2.buyValue: ...".
+ */
+export const DRAFT_LABELS = {
+  tokenInfo: "Token info",
+  "tokenInfo.name": "Token name",
+  "tokenInfo.symbol": "Ticker",
+  "tokenInfo.description": "Description",
+  "tokenInfo.image": "Logo",
+  "tokenInfo.twitter": "Twitter",
+  "tokenInfo.telegram": "Telegram",
+  "tokenInfo.website": "Website",
+  "tokenInfo.tradingFee": "Trading fee",
+  "tokenInfo.preSale": "Deployer buy",
+  "tokenInfo.tag": "Tag",
+  deployerWallet: "Deployer wallet",
+  "deployerWallet.address": "Deployer address",
+  "deployerWallet.privateKey": "Deployer private key",
+  walletConfig: "Bundle wallets",
+  "walletConfig.wallets": "Bundle wallets",
+  "walletConfig.wallets.#": "Wallet {row}",
+  "walletConfig.wallets.#.address": "Wallet {row} address",
+  "walletConfig.wallets.#.privateKey": "Wallet {row} private key",
+  "walletConfig.wallets.#.buyValue": "Wallet {row} buy",
+  "walletConfig.wallets.#.tokenAmount": "Wallet {row} token amount",
+  "walletConfig.tip": "Tip",
+  "walletConfig.tipPayer": "Tip payer",
+  "walletConfig.tipPayer.address": "Tip payer address",
+  "walletConfig.tipPayer.privateKey": "Tip payer private key",
+  "walletConfig.buyAmount": "Buy range",
+  "walletConfig.buyAmount.min": "Min buy",
+  "walletConfig.buyAmount.max": "Max buy",
+  "walletConfig.delaySnipeAddress": "Sniper address",
+  "walletConfig.minDelay": "Delay",
+  "walletConfig.maxDelay": "Delay",
+} as const;
+
+export const draftInputSchema = labelled(
+  z.object({
+    tokenInfo: tokenInfoSchema,
+    deployerWallet: keyedWalletSchema.optional(),
+    walletConfig: walletConfigSchema.optional(),
+  }),
+  DRAFT_LABELS,
+);
 export type DraftInput = z.input<typeof draftInputSchema>;
 
 /**
@@ -188,6 +230,8 @@ export const draftSchema = z.object({
       blockNumber: z.string(),
       atomicWallets: z.number(),
       totalWallets: z.number(),
+      /** The token's page on the launchpad (four.meme on BSC); null where there is none. */
+      launchpadUrl: z.string().nullable().default(null),
     })
     .nullable(),
   /**

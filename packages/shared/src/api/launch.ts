@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
 import { draftIdParamsSchema } from "./drafts.ts";
+import { labelled } from "./field-labels.ts";
 import { addressSchema, bnbAmountSchema, bnbValueSchema, MAX_BUNDLE_WALLETS } from "./money.ts";
 
 /** A share of the total supply (1B tokens) in percent, up to 4 decimals, e.g. "1.2345". */
@@ -112,18 +113,30 @@ export const planLaunchRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/plan",
   access: "user",
-  body: z.object({
-    deployerAddress: addressSchema.optional(),
-    /** Omitted: the deployer pays the tips. */
-    tipPayerAddress: addressSchema.optional(),
-    creatorBuy: bnbAmountSchema.default("0"),
-    tip: bnbAmountSchema.default("0"),
-    wallets: z
-      .array(z.object({ address: addressSchema, buyValue: bnbAmountSchema }))
-      .max(MAX_BUNDLE_WALLETS),
-    /** The delayed-bundle sniper (one of `wallets`): held back from the bundle. */
-    delaySnipeAddress: addressSchema.optional(),
-  }),
+  body: labelled(
+    z.object({
+      deployerAddress: addressSchema.optional(),
+      /** Omitted: the deployer pays the tips. */
+      tipPayerAddress: addressSchema.optional(),
+      creatorBuy: bnbAmountSchema.default("0"),
+      tip: bnbAmountSchema.default("0"),
+      wallets: z
+        .array(z.object({ address: addressSchema, buyValue: bnbAmountSchema }))
+        .max(MAX_BUNDLE_WALLETS),
+      /** The delayed-bundle sniper (one of `wallets`): held back from the bundle. */
+      delaySnipeAddress: addressSchema.optional(),
+    }),
+    {
+      deployerAddress: "Deployer address",
+      tipPayerAddress: "Tip payer address",
+      creatorBuy: "Deployer buy",
+      tip: "Tip",
+      wallets: "Bundle wallets",
+      "wallets.#.address": "Wallet {row} address",
+      "wallets.#.buyValue": "Wallet {row} buy",
+      delaySnipeAddress: "Sniper address",
+    },
+  ),
   response: z.object({ success: z.literal(true), plan: launchPlanSchema }),
 });
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { describeRequestProblem } from "./field-labels.ts";
 import { IMPORTED_KEY_MAX_CHARS, importWalletsRoute } from "./wallets.ts";
 
 const importing = (privateKeys: string[]) => importWalletsRoute.body.safeParse({ privateKeys });
@@ -15,11 +16,15 @@ describe("importWalletsRoute body", () => {
     );
   });
 
-  it("refuses a key longer than 100 characters with the limit in words", () => {
-    const result = importing([`0x${"a".repeat(64)}`, "k".repeat(101)]);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toBe(
-      "A private key is at most 100 characters: check that the keys are separated by commas",
-    );
+  it("refuses a key longer than 100 characters with the limit in words and the key's row", () => {
+    const problem = describeRequestProblem(importWalletsRoute.body, {
+      privateKeys: [`0x${"a".repeat(64)}`, "k".repeat(101)],
+    });
+    expect(problem).toEqual({
+      error:
+        "Private key 2 is longer than 100 characters: check that the keys are separated by commas",
+      field: "privateKeys.1",
+      row: 2,
+    });
   });
 });

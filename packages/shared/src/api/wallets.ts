@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "./common.ts";
+import { labelled } from "./field-labels.ts";
 import { curveOutlookSchema } from "./launch.ts";
 import {
   addressSchema,
@@ -15,6 +16,18 @@ const buyRange = {
   maxBuyAmount: bnbAmountSchema,
   isPercentage: z.boolean().default(false),
 };
+
+/** The create page's labels of the wallet generation and amount fields (SPEC §2 Bundle Wallets). */
+export const BUY_RANGE_LABELS = {
+  walletCount: "Number of wallets",
+  minBuyAmount: "Min buy",
+  maxBuyAmount: "Max buy",
+  publicKey: "The browser's public key",
+  wallets: "Wallets",
+  "wallets.#": "Wallet {row} address",
+  creatorBuy: "Deployer buy",
+  delaySnipeAddress: "Sniper address",
+} as const;
 
 export const walletAmountSchema = z.object({
   address: addressSchema,
@@ -32,16 +45,19 @@ export const generateWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/gen",
   access: "user",
-  body: z.object({
-    walletCount: z
-      .number()
-      .int()
-      .min(1, "Please enter a valid number of wallets (minimum 1)")
-      .max(MAX_BUNDLE_WALLETS),
-    ...buyRange,
-    /** The browser's RSA-2048 public key, SPKI, base64. */
-    publicKey: z.string().min(100).max(2000),
-  }),
+  body: labelled(
+    z.object({
+      walletCount: z
+        .number()
+        .int()
+        .min(1, "Please enter a valid number of wallets (minimum 1)")
+        .max(MAX_BUNDLE_WALLETS),
+      ...buyRange,
+      /** The browser's RSA-2048 public key, SPKI, base64. */
+      publicKey: z.string().min(100).max(2000),
+    }),
+    BUY_RANGE_LABELS,
+  ),
   response: z.object({
     success: z.literal(true),
     message: z.string(),
@@ -57,14 +73,17 @@ export const generateAmountsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/gen/amounts",
   access: "user",
-  body: z.object({
-    wallets: z.array(addressSchema).min(1).max(MAX_BUNDLE_WALLETS),
-    ...buyRange,
-    /** The creator's buy (preSale), BNB: it runs first, so every wallet is quoted after it. */
-    creatorBuy: bnbAmountSchema.default("0"),
-    /** The delayed-bundle sniper: quoted after the bundle, since it buys after the launch. */
-    delaySnipeAddress: addressSchema.optional(),
-  }),
+  body: labelled(
+    z.object({
+      wallets: z.array(addressSchema).min(1).max(MAX_BUNDLE_WALLETS),
+      ...buyRange,
+      /** The creator's buy (preSale), BNB: it runs first, so every wallet is quoted after it. */
+      creatorBuy: bnbAmountSchema.default("0"),
+      /** The delayed-bundle sniper: quoted after the bundle, since it buys after the launch. */
+      delaySnipeAddress: addressSchema.optional(),
+    }),
+    BUY_RANGE_LABELS,
+  ),
   response: z.object({
     success: z.literal(true),
     message: z.string(),
@@ -78,7 +97,10 @@ export const walletBalancesRoute = defineRoute({
   path: "/api/wallets/balances",
   reads: true,
   access: "user",
-  body: z.object({ addresses: z.array(addressSchema).min(1).max(500) }),
+  body: labelled(z.object({ addresses: z.array(addressSchema).min(1).max(500) }), {
+    addresses: "Addresses",
+    "addresses.#": "Address {row}",
+  }),
   response: z.object({
     success: z.literal(true),
     message: z.string(),
@@ -94,19 +116,22 @@ export const importWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/import",
   access: "user",
-  body: z.object({
-    privateKeys: z
-      .array(
-        z
-          .string()
-          .max(
-            IMPORTED_KEY_MAX_CHARS,
-            `A private key is at most ${IMPORTED_KEY_MAX_CHARS} characters: check that the keys are separated by commas`,
-          ),
-      )
-      .min(1)
-      .max(MAX_BUNDLE_WALLETS),
-  }),
+  body: labelled(
+    z.object({
+      privateKeys: z
+        .array(
+          z
+            .string()
+            .max(
+              IMPORTED_KEY_MAX_CHARS,
+              `is longer than ${IMPORTED_KEY_MAX_CHARS} characters: check that the keys are separated by commas`,
+            ),
+        )
+        .min(1)
+        .max(MAX_BUNDLE_WALLETS),
+    }),
+    { privateKeys: "Private keys", "privateKeys.#": "Private key {row}" },
+  ),
   response: z.object({
     success: z.literal(true),
     message: z.string(),

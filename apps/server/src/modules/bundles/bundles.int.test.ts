@@ -107,7 +107,7 @@ describe("GET /api/auth/bundles", () => {
   it("refuses a page that is not a whole number from 1 up", async () => {
     const { status, body } = await call("GET", "/api/auth/bundles?page=0");
     expect(status).toBe(400);
-    expect(body.error).toBe("page: page must be a whole number from 1 up");
+    expect(body.error).toBe("Page must be a whole number from 1 up");
   });
 });
 
@@ -140,7 +140,7 @@ describe("GET /api/bundle/wallets/balances", () => {
   it("refuses an address that is not one", async () => {
     const { status, body } = await call("GET", "/api/bundle/wallets/balances?address=0x12");
     expect(status).toBe(400);
-    expect(body.error).toBe("address: Invalid address format");
+    expect(body.error).toBe("Invalid address format");
   });
 });
 
@@ -216,22 +216,22 @@ describe("bad input", () => {
       [
         "/api/bundle/wallets/sell",
         { address: mine.token, wallets, amount: "-5", isPercentage: true },
-        "amount: amount must be a positive number of tokens or a percent",
+        "Amount must be a positive number of tokens or a percent",
       ],
       [
         "/api/bundle/wallets/sell",
         { address: mine.token, wallets: [], amount: "5" },
-        "wallets: Select at least one wallet",
+        "Select at least one wallet",
       ],
       [
         "/api/bundle/wallets/sell",
         { address: mine.token, wallets: ["0xnope"], amount: "5" },
-        "wallets.0: Invalid address format",
+        "Wallet 1 must be an address: 0x and 40 hex characters",
       ],
       [
         "/api/bundle/wallets/empty",
         { address: mine.token, wallets, receiver: "0x1234" },
-        "receiver: Invalid address format",
+        "Invalid address format",
       ],
       [
         "/api/bundle/wallets/empty",
@@ -241,7 +241,7 @@ describe("bad input", () => {
       [
         "/api/bundle/developer/sell",
         { address: mine.token, amount: "1.2.3", isPercentage: false },
-        "amount: amount must be a positive number of tokens or a percent",
+        "Amount must be a positive number of tokens or a percent",
       ],
     ];
     for (const [url, payload, error] of bad) {

@@ -61,10 +61,10 @@ describe("creating a dispersal", () => {
   });
 
   it.each([
-    [{ wallets: ["0x123"], amounts: ["1"] }, "Invalid address format"],
+    [{ wallets: ["0x123"], amounts: ["1"] }, "Wallet 1 address must be an address"],
     [{ wallets: [fresh()], amounts: ["-1"] }, "must be a BNB amount"],
     [{ wallets: [fresh()], amounts: ["0.0000000000000000001"] }, "must be a BNB amount"],
-    [{ wallets: [fresh()], amounts: ["0"] }, "must be above 0"],
+    [{ wallets: [fresh()], amounts: ["0"] }, "Wallet 1 amount must be above 0"],
     [{ wallets: [fresh(), fresh()], amounts: ["1"] }, "2 wallets but 1 amounts"],
     [{ wallets: [], amounts: [] }, "Please add some wallets."],
     [
@@ -93,7 +93,9 @@ describe("creating a dispersal", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       success: false,
-      error: "amounts.1: must be a BNB amount below 1,000,000,000",
+      error: "Wallet 2 amount must be a BNB amount below 1,000,000,000",
+      field: "amounts.1",
+      row: 2,
     });
     expect(await rowCounts(ctx.app.database.db)).toEqual(before);
   });

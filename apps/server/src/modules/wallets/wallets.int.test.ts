@@ -35,7 +35,7 @@ describe("POST /api/wallets/gen", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({
       success: false,
-      error: "maxBuyAmount: must be a BNB amount below 1,000,000,000",
+      error: "Max buy must be a BNB amount below 1,000,000,000",
     });
     expect(await rowCounts(app.database.db)).toEqual(before);
   });
@@ -92,7 +92,9 @@ describe("POST /api/wallets/import", () => {
     expect(answer.body).toEqual({
       success: false,
       error:
-        "privateKeys.1: A private key is at most 100 characters: check that the keys are separated by commas",
+        "Private key 2 is longer than 100 characters: check that the keys are separated by commas",
+      field: "privateKeys.1",
+      row: 2,
     });
     expect(await rowCounts(app.database.db)).toEqual(before);
   });
