@@ -65,7 +65,9 @@ const wei = (name: string) => numeric(name, { precision: 78, scale: 0 });
 
 /**
  * Every private key the server holds, AES-256-GCM under the master key (see lib/key-vault.ts).
- * Rows are never deleted: a wallet may still hold money after its draft is gone.
+ * Rows are kept, since a wallet may still hold money after its draft is gone; the one exception
+ * is a draft's key that an update replaced, whose address never held or moved money (it is
+ * deleted with the update, see modules/drafts/replaced-keys.ts).
  */
 export const walletKeys = pgTable(
   "wallet_keys",

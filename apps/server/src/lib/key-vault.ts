@@ -208,6 +208,46 @@ export class KeyVault {
     return found;
   }
 
+  /** Which keys (purpose and address) the vault holds for a draft, decrypting none. */
+  async heldForDraft(
+    draftId: string,
+    purposes: KeyPurpose[],
+    tx?: Tx,
+  ): Promise<Array<{ address: Address; purpose: KeyPurpose }>> {
+    const rows = await (tx ?? this.db)
+      .select({ address: walletKeys.address, purpose: walletKeys.purpose })
+      .from(walletKeys)
+      .where(and(eq(walletKeys.draftId, draftId), inArray(walletKeys.purpose, purposes)));
+    return rows.map((row) => ({ address: row.address as Address, purpose: row.purpose }));
+  }
+
+  /**
+   * Deletes a draft's rows of these keys (every row with that purpose and address, any case),
+   * inside `tx`. Only for keys the draft no longer names and whose address never held or moved
+   * money (see drafts' replaced-keys.ts): a key of a wallet with money is never deleted.
+   */
+  async forgetDraftKeys(
+    draftId: string,
+    keys: ReadonlyArray<{ address: string; purpose: KeyPurpose }>,
+    tx: Tx,
+  ): Promise<number> {
+    let deleted = 0;
+    for (const key of keys) {
+      const gone = await tx
+        .delete(walletKeys)
+        .where(
+          and(
+            eq(walletKeys.draftId, draftId),
+            eq(walletKeys.purpose, key.purpose),
+            sql`lower(${walletKeys.address}) = ${key.address.toLowerCase()}`,
+          ),
+        )
+        .returning({ id: walletKeys.id });
+      deleted += gone.length;
+    }
+    return deleted;
+  }
+
   /** One key by address and purpose, or undefined (read inside `tx` when given). */
   async find(address: string, purpose: KeyPurpose, tx?: Tx): Promise<Hex | undefined> {
     const [row] = await (tx ?? this.db)

@@ -14,7 +14,16 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { drafts, launches, payments } from "../../db/schema.ts";
+import {
+  chainTxs,
+  dispersalDeposits,
+  dispersalLegs,
+  dispersals,
+  drafts,
+  launches,
+  paymentDeposits,
+  payments,
+} from "../../db/schema.ts";
 
 export type DraftRow = typeof drafts.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;
@@ -177,6 +186,40 @@ export class DraftsRepository {
   async paymentsByIds(ids: string[]): Promise<PaymentRow[]> {
     if (ids.length === 0) return [];
     return this.db.select().from(payments).where(inArray(payments.id, ids));
+  }
+
+  /**
+   * Which of `addresses` (lowercase) a transaction or a dispersal ever touched: the sender or
+   * receiver of a transaction the server signed, a dispersal's destination or funder, or the
+   * sender of a payment or dispersal deposit.
+   */
+  async everUsed(addresses: string[]): Promise<Set<string>> {
+    const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))];
+    if (wanted.length === 0) return new Set();
+    const list = sql.join(
+      wanted.map((a) => sql`${a}`),
+      sql`, `,
+    );
+    const found = await this.db.execute(sql`
+      select lower(${chainTxs.from}) as address from ${chainTxs} where lower(${chainTxs.from}) in (${list})
+      union select lower(${chainTxs.to}) from ${chainTxs} where lower(${chainTxs.to}) in (${list})
+      union select lower(${dispersalLegs.destination}) from ${dispersalLegs}
+        where lower(${dispersalLegs.destination}) in (${list})
+      union select lower(${dispersals.funder}) from ${dispersals} where lower(${dispersals.funder}) in (${list})
+      union select lower(${dispersalDeposits.from}) from ${dispersalDeposits}
+        where lower(${dispersalDeposits.from}) in (${list})
+      union select lower(${paymentDeposits.from}) from ${paymentDeposits}
+        where lower(${paymentDeposits.from}) in (${list})`);
+    return new Set(found.rows.map((row) => String((row as { address: string }).address)));
+  }
+
+  /** The tokens the owner's launches created. */
+  async ownerTokens(ownerId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ tokenAddress: launches.tokenAddress })
+      .from(launches)
+      .where(eq(launches.ownerId, ownerId));
+    return rows.map((row) => row.tokenAddress);
   }
 
   async launchTokens(

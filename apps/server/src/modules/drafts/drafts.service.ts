@@ -1,19 +1,18 @@
-import { addressOfKey, getBalances } from "@bundler/chain";
+import { addressOfKey, getBalances, tokenPageUrl } from "@bundler/chain";
 import {
   DRAFTS_PAGE_SIZE,
   type Draft,
   type DraftSummary,
-  draftInputSchema,
   launchReadinessError,
   QUOTAS,
   type TokenInfo,
 } from "@bundler/shared";
-import { type Address, getAddress, type Hex } from "viem";
-import type { z } from "zod";
+import { type Address, getAddress } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
-import { BadRequestError, ConflictError, NotFoundError } from "../../lib/errors.ts";
-import { type KeyPurpose, type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
+import { ConflictError, NotFoundError } from "../../lib/errors.ts";
+import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
+import { type ParsedDraftInput, splitDraftInput } from "./draft-input.ts";
 import { type StoredWalletConfig, toDraft, toDraftSummary } from "./draft-presenter.ts";
 import type {
   AddressesRow,
@@ -24,13 +23,15 @@ import type {
 } from "./drafts.repository.ts";
 import { decodeServableLogo, LOGO_HASH_PATTERN, logoHashOf } from "./logo.ts";
 import type { PaymentRefunds } from "./payment-refunds.ts";
+import { forgettableKeys, type KeyRef, refOf, replacedKeys } from "./replaced-keys.ts";
+
+/** The keys a draft holds: its deployer, bundle wallets and tip payer. */
+const DRAFT_KEY_PURPOSES: KeyPurpose[] = ["deployer", "bundle", "tip"];
 
 /** A draft expires this long after its last update, unless its wallets hold money. */
 export const DRAFT_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
-export type ParsedDraftInput = z.output<typeof draftInputSchema>;
-
-export type { StoredWalletConfig };
+export type { ParsedDraftInput, StoredWalletConfig };
 
 /** Statuses whose draft cannot change. A draft waiting for its payment can: the fee is per draft. */
 const LOCKED: Record<string, string> = {
@@ -84,53 +85,8 @@ export class DraftsService {
     return { payments: await this.repository.paymentsByIds(ids), refunds: new Map() };
   }
 
-  /** Splits input into what the row holds and the keys the vault holds; checks every key. */
-  private split(input: ParsedDraftInput) {
-    const keys: Array<{ privateKey: Hex; purpose: KeyPurpose }> = [];
-    const keyed = (
-      wallet: { address: string; privateKey: string },
-      purpose: KeyPurpose,
-      label: string,
-    ) => {
-      let privateKey: Hex;
-      try {
-        privateKey = normalizePrivateKey(wallet.privateKey);
-      } catch {
-        throw new BadRequestError(`Invalid ${label} private key`);
-      }
-      const address = addressOfKey(privateKey);
-      if (address.toLowerCase() !== wallet.address.toLowerCase())
-        throw new BadRequestError(
-          `The ${label} address ${wallet.address} does not match its private key`,
-        );
-      keys.push({ privateKey, purpose });
-      return address;
-    };
-    const deployerAddress = input.deployerWallet
-      ? keyed(input.deployerWallet, "deployer", "deployer")
-      : null;
-    const config = input.walletConfig ?? draftInputSchema.shape.walletConfig.unwrap().parse({});
-    const seen = new Set<string>();
-    const wallets = config.wallets.map((wallet) => {
-      const address = keyed(wallet, "bundle", "wallet");
-      if (seen.has(address)) throw new BadRequestError(`Wallet ${address} is listed twice`);
-      seen.add(address);
-      return {
-        address,
-        buyValue: wallet.buyValue,
-        ...(wallet.tokenAmount !== undefined ? { tokenAmount: wallet.tokenAmount } : {}),
-      };
-    });
-    const tipPayer = config.tipPayer ? keyed(config.tipPayer, "tip", "tip payer") : undefined;
-    if (config.delaySnipeAddress && !seen.has(getAddress(config.delaySnipeAddress)))
-      throw new BadRequestError("Address must be one of the imported wallet addresses");
-    const stored: StoredWalletConfig = { ...config, wallets, tipPayer };
-    if (!tipPayer) delete stored.tipPayer;
-    return { deployerAddress, walletConfig: stored, keys };
-  }
-
   async create(ownerId: string, input: ParsedDraftInput): Promise<Draft> {
-    const { deployerAddress, walletConfig, keys } = this.split(input);
+    const { deployerAddress, walletConfig, keys } = splitDraftInput(input);
     const row = await this.repository.transaction(async (tx) => {
       await lockUser(tx, ownerId);
       if ((await this.repository.countOpen(ownerId, tx)) >= QUOTAS.openDrafts)
@@ -157,15 +113,17 @@ export class DraftsService {
   async update(ownerId: string, id: string, input: ParsedDraftInput): Promise<Draft> {
     const current = await this.owned(ownerId, id);
     if (LOCKED[current.status]) throw new ConflictError(LOCKED[current.status] as string);
-    const { deployerAddress, walletConfig, keys } = this.split(input);
-    const existing = await this.vault.forDraft(id, ["deployer", "bundle", "tip"]);
-    const known = new Set(existing.map((k) => `${k.purpose}:${k.address.toLowerCase()}`));
-    const fresh = keys.filter(
-      (k) => !known.has(`${k.purpose}:${addressOfKey(k.privateKey).toLowerCase()}`),
+    const { deployerAddress, walletConfig, keys } = splitDraftInput(input);
+    const named = keys.map((k) => ({ address: addressOfKey(k.privateKey), purpose: k.purpose }));
+    // Keys this update replaces go with it, unless their address ever held or moved money.
+    const forgettable = await forgettableKeys(
+      replacedKeys(await this.vault.heldForDraft(id, DRAFT_KEY_PURPOSES), named),
+      ownerId,
+      this.repository,
+      this.chain,
     );
-    // The fresh keys and the row that names them commit together, or neither does.
+    // The new keys, the row that names them and the replaced keys' removal commit together.
     const row = await this.repository.transaction(async (tx) => {
-      await this.vault.store(fresh, { ownerId, draftId: id }, tx);
       const row = await this.repository.updateIf(
         id,
         ownerId,
@@ -179,10 +137,18 @@ export class DraftsService {
         },
         tx,
       );
-      if (row) return row;
-      const now = await this.repository.findOwned(id, ownerId, tx);
-      if (!now) throw draftNotFound();
-      throw new ConflictError(LOCKED[now.status] ?? "This draft changed meanwhile, try again");
+      if (!row) {
+        const now = await this.repository.findOwned(id, ownerId, tx);
+        if (!now) throw draftNotFound();
+        throw new ConflictError(LOCKED[now.status] ?? "This draft changed meanwhile, try again");
+      }
+      // Read under the row's lock (the update holds it), so concurrent updates cannot each
+      // leave a key to the other: every key this one names is stored once, as a new row.
+      const held = new Set((await this.vault.heldForDraft(id, DRAFT_KEY_PURPOSES, tx)).map(refOf));
+      const fresh = keys.filter((_, i) => !held.has(refOf(named[i] as KeyRef)));
+      await this.vault.store(fresh, { ownerId, draftId: id }, tx);
+      await this.vault.forgetDraftKeys(id, replacedKeys(forgettable, named), tx);
+      return row;
     });
     return this.present(row);
   }
@@ -317,13 +283,24 @@ export class DraftsService {
     ]);
     const paymentsById = new Map(paymentRows.map((p) => [p.id, p]));
     return rows.map((row) =>
-      toDraftSummary(
-        row,
-        row.paymentId ? paymentsById.get(row.paymentId) : undefined,
-        refunds.get(row.id) ?? [],
-        problems.get(row.id) ?? null,
+      this.withLinks(
+        toDraftSummary(
+          row,
+          row.paymentId ? paymentsById.get(row.paymentId) : undefined,
+          refunds.get(row.id) ?? [],
+          problems.get(row.id) ?? null,
+        ),
       ),
     );
+  }
+
+  /** A launched draft's token page on the launchpad, as the wallet manager links it. */
+  private withLinks<D extends Pick<Draft, "launch">>(draft: D): D {
+    if (!draft.launch) return draft;
+    const launchpadUrl = this.chain
+      ? tokenPageUrl(this.chain.profile, "launchpad", draft.launch.tokenAddress)
+      : null;
+    return { ...draft, launch: { ...draft.launch, launchpadUrl } } as D;
   }
 
   /** Rows to the contract's shape, keys decrypted for their owner. */
@@ -342,13 +319,15 @@ export class DraftsService {
         const deployerKeyHeld = Boolean(
           row.deployerAddress && keyOf("deployer", row.deployerAddress),
         );
-        return toDraft(
-          row,
-          config,
-          keyOf,
-          payment,
-          refunds.get(row.id) ?? [],
-          launchProblemOf(row, deployerKeyHeld),
+        return this.withLinks(
+          toDraft(
+            row,
+            config,
+            keyOf,
+            payment,
+            refunds.get(row.id) ?? [],
+            launchProblemOf(row, deployerKeyHeld),
+          ),
         );
       }),
     );

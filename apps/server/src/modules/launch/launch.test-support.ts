@@ -102,6 +102,7 @@ export const useLaunchTestbed = () => {
     get userId() {
       return userId;
     },
+    rpc,
     setBalance,
     call,
     captureTerminal,
