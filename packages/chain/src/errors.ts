@@ -48,11 +48,21 @@ export class RevertError extends ChainError {
 
 export class InsufficientFundsError extends ChainError {
   override name = "InsufficientFundsError" as const;
+  /** Every address a check found short, with its shortfall (`address` first). */
+  readonly shortfalls: ReadonlyArray<{ address: Address; shortfall: bigint }>;
   constructor(
     readonly address: Address,
     readonly shortfall: bigint,
+    others: ReadonlyArray<{ address: Address; shortfall: bigint }> = [],
   ) {
-    super(`insufficient balance: wallet ${address} needs ${formatEther(shortfall)} BNB more`);
+    const all = [{ address, shortfall }, ...others];
+    const needs = all.map((s) => `wallet ${s.address} needs ${formatEther(s.shortfall)} BNB more`);
+    super(
+      all.length === 1
+        ? `insufficient balance: ${needs[0]}`
+        : `insufficient balance: ${all.length} wallets are short: ${needs.join("; ")}`,
+    );
+    this.shortfalls = all;
   }
 }
 

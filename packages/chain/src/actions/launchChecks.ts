@@ -4,8 +4,9 @@ import { getBalances } from "./getBalances.ts";
 import { rpcBatch } from "./rpcBatch.ts";
 
 /**
- * Throws InsufficientFundsError (with the shortfall) for the first address that holds
- * less than it needs; needs of an address listed twice add up. One multicall.
+ * Throws InsufficientFundsError naming every address that holds less than it needs, with its
+ * shortfall (the first such address as its `address`); needs of an address listed twice add
+ * up. One multicall.
  */
 export const checkFunds = async (
   client: Client,
@@ -19,10 +20,12 @@ export const checkFunds = async (
   }
   const wanted = [...total.values()];
   const balances = await getBalances(client, { addresses: wanted.map((n) => n.address) });
-  for (const [i, { address, need }] of wanted.entries()) {
+  const short = wanted.flatMap(({ address, need }, i) => {
     const have = balances[i]?.bnb ?? 0n;
-    if (have < need) throw new InsufficientFundsError(address, need - have);
-  }
+    return have < need ? [{ address, shortfall: need - have }] : [];
+  });
+  const [first, ...others] = short;
+  if (first) throw new InsufficientFundsError(first.address, first.shortfall, others);
 };
 
 /** Each distinct address's pending nonce, in one batched request. */

@@ -1,10 +1,32 @@
-import { ChainError, FourMemeError } from "@bundler/chain";
-import { type Address, parseEther } from "viem";
+import { ChainError, FourMemeError, InsufficientFundsError } from "@bundler/chain";
+import { type Address, formatEther, parseEther } from "viem";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import { describeFourMemeError } from "./create-args.ts";
 
+/** Wei as BNB to 4 decimals, rounded up: a shortfall is never shown smaller than it is. */
+const bnbUp = (wei: bigint): string => {
+  const unit = 10n ** 14n;
+  const [whole, fraction = ""] = formatEther(((wei + unit - 1n) / unit) * unit).split(".");
+  return `${whole}.${fraction.padEnd(4, "0")}`;
+};
+
+/**
+ * Every wallet the balance check found short, with what it lacks in BNB to 4 decimals (rounded
+ * up): "insufficient balance: 2 wallets are short: wallet 0x… needs 0.0101 BNB more; wallet
+ * 0x… needs 0.1100 BNB more".
+ */
+export const shortfallWords = (error: InsufficientFundsError): string => {
+  const needs = error.shortfalls.map(
+    (s) => `wallet ${s.address} needs ${bnbUp(s.shortfall)} BNB more`,
+  );
+  return needs.length === 1
+    ? `insufficient balance: ${needs[0]}`
+    : `insufficient balance: ${needs.length} wallets are short: ${needs.join("; ")}`;
+};
+
 /** A failure in words a user understands: the chain layer's shortMessage, viem's first line. */
 export const reasonOf = (error: unknown): string => {
+  if (error instanceof InsufficientFundsError) return shortfallWords(error);
   if (error instanceof ChainError) return error.shortMessage;
   if (error instanceof FourMemeError) return describeFourMemeError(error);
   const short = (error as { shortMessage?: unknown }).shortMessage;

@@ -21,16 +21,19 @@ describe("execution", () => {
       404,
     );
 
-    // Nothing funded yet: the launch fails and says which wallet is short.
+    // Nothing funded yet: the launch fails and names every short wallet, in BNB to 4 decimals.
     const first = await call("POST", `/api/draft/${id}/execute`);
     expect(first.status).toBe(200);
     await ctx.app.launches.idle();
-    expect(
-      emitted.some((m) =>
-        /^FAILED launch: insufficient balance: wallet 0x[0-9a-fA-F]{40} needs/.test(m),
-      ),
-      emitted.join("\n"),
-    ).toBe(true);
+    const failed = emitted.find((m) => m.startsWith("FAILED launch:")) ?? "";
+    expect(failed, emitted.join("\n")).toMatch(
+      /^FAILED launch: insufficient balance: 4 wallets are short: /,
+    );
+    for (const address of [
+      input.deployerWallet.address,
+      ...input.walletConfig.wallets.map((w) => w.address),
+    ])
+      expect(failed).toMatch(new RegExp(`wallet ${address} needs \\d+\\.\\d{4} BNB more(;|$)`));
     expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("paid");
 
     await setBalance(input.deployerWallet.address, parseEther("1"));
