@@ -205,3 +205,21 @@ describe("apiFetch failures", () => {
     expect(deps.notify).not.toHaveBeenCalled();
   });
 });
+
+describe("a 400 about one field", () => {
+  it("keeps the field's path and row so a grid can mark the row", async () => {
+    const { apiFetch } = setup({
+      fetch: async () =>
+        json(400, {
+          success: false,
+          error: "Wallet 3 amount must be above 0",
+          field: "amounts.2",
+          row: 3,
+        }),
+    });
+    const error = await failureOf(apiFetch("/api/wallets/disperse", { body: {} }));
+    expect(error.serverMessage).toBe("Wallet 3 amount must be above 0");
+    expect(error.field).toBe("amounts.2");
+    expect(error.row).toBe(3);
+  });
+});

@@ -1,7 +1,7 @@
 import type { RouteDef } from "@bundler/shared";
 import toast from "react-hot-toast";
 import { env } from "../config/env.ts";
-import { ApiError, serverMessageOf } from "./api-error.ts";
+import { ApiError, problemPlaceOf, serverMessageOf } from "./api-error.ts";
 
 export { ApiError } from "./api-error.ts";
 
@@ -105,7 +105,7 @@ export function createApiClient(deps: ApiClientDeps) {
 
     const body = await readJson(response);
     if (!response.ok || !isSuccessBody(body)) {
-      return fail(new ApiError(response.status, serverMessageOf(body)));
+      return fail(new ApiError(response.status, serverMessageOf(body), problemPlaceOf(body)));
     }
     if (!route) return body;
     const parsed = route.response.safeParse(body);

@@ -13,8 +13,18 @@ export class ApiError extends Error {
   readonly hint: string;
   /** The body's `error` field, when the server sent one. */
   readonly serverMessage: string | null;
+  /**
+   * Where a 400's problem is, when the server said (badRequestResponseSchema): the request's
+   * path to the value ("amounts.2") and its row counted from 1, for a grid to mark.
+   */
+  readonly field: string | null;
+  readonly row: number | null;
 
-  constructor(status: number | null, serverMessage: string | null = null) {
+  constructor(
+    status: number | null,
+    serverMessage: string | null = null,
+    where: { field?: string | undefined; row?: number | undefined } = {},
+  ) {
     const key = catalogueKeyFor(status);
     const { title, hint } = ERROR_CATALOGUE[key];
     super(title);
@@ -23,6 +33,8 @@ export class ApiError extends Error {
     this.title = title;
     this.hint = hint;
     this.serverMessage = serverMessage;
+    this.field = where.field ?? null;
+    this.row = where.row ?? null;
   }
 }
 
@@ -31,6 +43,16 @@ export function serverMessageOf(body: unknown): string | null {
   if (typeof body !== "object" || body === null || !("error" in body)) return null;
   const { error } = body;
   return typeof error === "string" && error.trim() !== "" ? error : null;
+}
+
+/** Reads a 400's `field` and `row` from a failure body without trusting its shape. */
+export function problemPlaceOf(body: unknown): { field?: string; row?: number } {
+  if (typeof body !== "object" || body === null) return {};
+  const { field, row } = body as { field?: unknown; row?: unknown };
+  return {
+    ...(typeof field === "string" && field ? { field } : {}),
+    ...(typeof row === "number" && Number.isInteger(row) && row >= 1 ? { row } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LaunchPlan } from "@bundler/shared";
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
 import { draftFixture, planFixture } from "../../testing/fixtures.ts";
@@ -10,15 +10,29 @@ import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 const draft = draftFixture({ status: "paid" });
 const SUMMARY_PATH = `/api/draft/${draft._id}/summary`;
 
-/** The draft's summary route, answering `plan` once `answer` lets it. */
+/**
+ * The draft's summary route, answering `plan` once `answer` lets it, and the balances route,
+ * answering `balances` (by default every address holds what the plan says it must).
+ */
 function summaryServer(
   plan: LaunchPlan = planFixture(),
   answer: Promise<void> = Promise.resolve(),
+  balances: Record<string, string> = Object.fromEntries(
+    plan.funding.map((f) => [f.address, f.required]),
+  ),
 ) {
   server.use(
     http.get(SUMMARY_PATH, async () => {
       await answer;
       return HttpResponse.json({ success: true, plan });
+    }),
+    http.post("/api/wallets/balances", async ({ request }) => {
+      const { addresses } = (await request.json()) as { addresses: string[] };
+      return HttpResponse.json({
+        success: true,
+        message: "",
+        balances: addresses.map((address) => ({ address, balance: balances[address] ?? "0" })),
+      });
     }),
   );
 }
@@ -95,6 +109,40 @@ describe("the execute confirmation", () => {
     await screen.findByText("No chain is configured");
 
     fireEvent.click(screen.getByRole("button", { name: "[launch]" }));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it("lists every short wallet with what it lacks, to 4 decimals, and does not let the launch go", async () => {
+    const plan = planFixture();
+    summaryServer(plan, Promise.resolve(), {
+      "0x2222222222222222222222222222222222222222": "0.01",
+      "0x3333333333333333333333333333333333333333": "0.00001",
+    });
+    const { onConfirm } = renderDialog();
+
+    const short = await screen.findByTestId("execute-shortfalls");
+    expect(short.textContent).toContain("2 wallets do not hold enough BNB for this launch");
+    const rows = within(short)
+      .getAllByRole("listitem")
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      "bundle0x2222222222222222222222222222222222222222lacks 0.0003 BNB",
+      "bundle0x3333333333333333333333333333333333333333lacks 0.0203 BNB",
+    ]);
+    const launch = screen.getByRole("button", { name: "[launch]" }) as HTMLButtonElement;
+    expect(launch.disabled).toBe(true);
+    fireEvent.click(launch);
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it("lets a funded launch be confirmed once the balances are read", async () => {
+    summaryServer();
+    const { onConfirm } = renderDialog();
+    const launch = screen.getByRole("button", { name: "[launch]" }) as HTMLButtonElement;
+
+    await waitFor(() => expect(launch.disabled).toBe(false));
+    expect(screen.queryByTestId("execute-shortfalls")).toBeNull();
+    fireEvent.click(launch);
     expect(onConfirm).toHaveBeenCalledTimes(1);
   });
 });

@@ -10,6 +10,8 @@ export interface ConfirmDialogProps {
   title?: string;
   confirmLabel?: string;
   busy?: boolean;
+  /** Confirming is not possible yet (say why in `children`); cancel still is. */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -21,6 +23,7 @@ export function ConfirmDialog({
   title = "Please confirm",
   confirmLabel = "[confirm]",
   busy = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -37,7 +40,12 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onCancel} disabled={busy}>
             [cancel]
           </Button>
-          <Button ref={(button) => button?.focus()} onClick={onConfirm} busy={busy}>
+          <Button
+            ref={(button) => button?.focus()}
+            onClick={onConfirm}
+            busy={busy}
+            disabled={confirmDisabled}
+          >
             {confirmLabel}
           </Button>
         </div>

@@ -197,7 +197,17 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
             </Button>
           </>
         )}
-        {draft.status === "executed" && <span className="text-ok">Launch completed</span>}
+        {draft.status === "executed" && (
+          <>
+            <span className="text-ok">Launch completed</span>
+            <Link
+              to={`/create?draft=${encodeURIComponent(draft._id)}`}
+              className="ml-auto text-dim hover:text-accent"
+            >
+              [view launch]
+            </Link>
+          </>
+        )}
       </div>
     </article>
   );

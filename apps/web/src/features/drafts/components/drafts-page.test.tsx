@@ -275,4 +275,16 @@ describe("the drafts page", () => {
     expect(one.state.calls).toBe(calls);
     expect(whole.state.calls).toBe(0);
   });
+
+  it("links a launched draft to its read-only page instead of an edit link", async () => {
+    const [draft] = draftSummaries(1);
+    if (!draft) throw new Error("no draft");
+    renderPage(() => [{ ...draft, status: "executed" }]);
+    const card = (await screen.findAllByTestId("draft-card"))[0] as HTMLElement;
+
+    expect(within(card).queryByRole("link", { name: "[edit]" })).toBeNull();
+    expect(within(card).getByRole("link", { name: "[view launch]" }).getAttribute("href")).toBe(
+      `/create?draft=${draft._id}`,
+    );
+  });
 });

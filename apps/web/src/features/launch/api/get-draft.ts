@@ -7,6 +7,8 @@ export const getDraftQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getDraft(id, signal),
     // The form owns the data once loaded; a background refetch must not overwrite edits.
     staleTime: Number.POSITIVE_INFINITY,
+    // Opened again, the draft is read afresh: it may have been paid for or launched since.
+    gcTime: 0,
     refetchOnWindowFocus: false,
     retry: false,
   });

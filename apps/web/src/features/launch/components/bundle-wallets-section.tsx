@@ -7,6 +7,7 @@ import { Section } from "../../../components/ui/section.tsx";
 import type { BundleWallet, LaunchForm, SetField } from "../utils/launch-form.ts";
 import type { KeyedWallet } from "../utils/private-key.ts";
 import { parseWalletJson } from "../utils/wallet-json.ts";
+import type { WalletProblem } from "../utils/wallet-problem.ts";
 import { ImportWalletsModal } from "./import-wallets-modal.tsx";
 import { UploadHelpModal } from "./upload-help-modal.tsx";
 
@@ -21,6 +22,7 @@ export function BundleWalletsSection({
   onViewWallets,
   onRegenerateAmounts,
   regenerating,
+  problem = null,
 }: {
   form: LaunchForm;
   set: SetField;
@@ -31,6 +33,8 @@ export function BundleWalletsSection({
   /** Re-rolls every wallet's buy value within the current min/max. */
   onRegenerateAmounts: () => void;
   regenerating: boolean;
+  /** A wallet the server refused: said here, and marked in the wallet list. */
+  problem?: WalletProblem | null;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const unit = form.buyUnitPercent ? "%" : "BNB";
@@ -76,7 +80,7 @@ export function BundleWalletsSection({
           <Input
             aria-label="Number of wallets"
             inputMode="numeric"
-            placeholder="5"
+            placeholder="e.g. 5"
             value={form.walletCount}
             onChange={(e) => set("walletCount", e.target.value)}
           />
@@ -85,7 +89,7 @@ export function BundleWalletsSection({
           <Input
             aria-label="Min buy"
             inputMode="decimal"
-            placeholder={form.buyUnitPercent ? "0.5" : "0.01"}
+            placeholder={form.buyUnitPercent ? "e.g. 0.5" : "e.g. 0.01"}
             value={form.minBuyAmount}
             onChange={(e) => set("minBuyAmount", e.target.value)}
           />
@@ -94,7 +98,7 @@ export function BundleWalletsSection({
           <Input
             aria-label="Max buy"
             inputMode="decimal"
-            placeholder={form.buyUnitPercent ? "1" : "0.05"}
+            placeholder={form.buyUnitPercent ? "e.g. 1" : "e.g. 0.05"}
             value={form.maxBuyAmount}
             onChange={(e) => set("maxBuyAmount", e.target.value)}
           />
@@ -143,6 +147,14 @@ export function BundleWalletsSection({
             [clear wallets]
           </button>
         </div>
+      )}
+      {problem && (
+        <p role="alert" className="text-xs text-bad" data-testid="wallet-problem">
+          {problem.message}{" "}
+          <button type="button" className="text-dim hover:text-accent" onClick={onViewWallets}>
+            [view wallet {problem.row}]
+          </button>
+        </p>
       )}
       {dialog === "import" && (
         <ImportWalletsModal onImport={onAddWallets} onClose={() => setDialog(null)} />

@@ -40,7 +40,7 @@ export function DelayedBundleSection({
           <Input
             aria-label="Delay"
             inputMode="numeric"
-            placeholder="30"
+            placeholder="e.g. 30"
             value={form.delayTime}
             onChange={(e) => set("delayTime", e.target.value)}
           />

@@ -95,10 +95,20 @@ function paidDraftServer(
   return seen;
 }
 
-/** The page loads the draft, its plan and its balances before offering Execute Launch. */
-const LOADED = { timeout: 5000 };
+/**
+ * The page loads the draft, its plan and its balances before offering Execute Launch: seconds on
+ * a busy 2-core machine.
+ */
+const LOADED = { timeout: 15_000 };
 
 const CONFIRM = "Are you ready to launch Moon Cat (MCAT)? This action cannot be undone.";
+
+/** Clicks [launch] once the confirmation has checked every wallet's balance. */
+const launchWhenChecked = async (confirm: HTMLElement) => {
+  const launch = within(confirm).getByRole("button", { name: "[launch]" }) as HTMLButtonElement;
+  await waitFor(() => expect(launch.disabled).toBe(false));
+  fireEvent.click(launch);
+};
 
 describe("executing a paid draft from the launch page", () => {
   it("saves, asks the spec's confirmation, calls POST /api/bundle/execute and follows the terminal", async () => {
@@ -112,7 +122,7 @@ describe("executing a paid draft from the launch page", () => {
     expect(within(confirm).getByText(CONFIRM)).toBeTruthy();
     expect((await within(confirm).findByTestId("execute-total")).textContent).toBe("0.5386 BNB");
 
-    fireEvent.click(within(confirm).getByRole("button", { name: "[launch]" }));
+    await launchWhenChecked(confirm);
     const terminal = await screen.findByTestId("bundle-terminal");
     await waitFor(() => expect(seen.executePayloads).toEqual([{ draftId: paid._id }]));
 
@@ -130,11 +140,7 @@ describe("executing a paid draft from the launch page", () => {
       ),
     );
     fireEvent.click(await screen.findByRole("button", { name: "Execute Launch" }, LOADED));
-    fireEvent.click(
-      within(await screen.findByTestId("confirm-dialog")).getByRole("button", {
-        name: "[launch]",
-      }),
-    );
+    await launchWhenChecked(await screen.findByTestId("confirm-dialog"));
 
     await waitFor(() => expect(toastTexts()).toEqual(["This draft is being launched right now"]));
     await waitFor(() => expect(screen.queryByTestId("bundle-terminal")).toBeNull());
@@ -149,5 +155,30 @@ describe("executing a paid draft from the launch page", () => {
     await waitFor(() => expect(toastTexts()).toEqual(["Please enter a tip amount"]));
     expect(seen.updates).toBe(0);
     expect(screen.queryByTestId("confirm-dialog")).toBeNull();
+  });
+
+  it("marks the wallet the server refused, with the server's sentence", async () => {
+    paidDraftServer();
+    server.use(
+      http.put(`/api/draft/${paid._id}`, () =>
+        HttpResponse.json(
+          {
+            success: false,
+            error: "Wallet 1 buy must be a BNB amount below 1,000,000,000",
+            field: "walletConfig.wallets.0.buyValue",
+            row: 1,
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Update Draft" }, LOADED));
+
+    const problem = await screen.findByTestId("wallet-problem");
+    expect(problem.textContent).toContain("Wallet 1 buy must be a BNB amount below 1,000,000,000");
+    fireEvent.click(within(problem).getByRole("button", { name: "[view wallet 1]" }));
+    const [row] = await screen.findAllByTestId("wallet-row");
+    expect(row?.getAttribute("aria-invalid")).toBe("true");
+    expect(row?.textContent).toContain("Wallet 1 buy must be a BNB amount below 1,000,000,000");
   });
 });

@@ -13,12 +13,14 @@ import { useLaunchData } from "../hooks/use-launch-data.ts";
 import { useWalletFunding } from "../hooks/use-wallet-funding.ts";
 import { mainActions } from "../utils/main-action.ts";
 import { fieldErrors } from "../utils/validate-launch-form.ts";
+import { walletProblemOf } from "../utils/wallet-problem.ts";
 import { BundleWalletsSection } from "./bundle-wallets-section.tsx";
 import { DelayedBundleSection } from "./delayed-bundle-section.tsx";
 import { DeployerWalletSection } from "./deployer-wallet-section.tsx";
 import { DownloadWalletsModal } from "./download-wallets-modal.tsx";
 import { FundingPanel } from "./funding-panel.tsx";
 import { LaunchSummaryPanel } from "./launch-summary-panel.tsx";
+import { LaunchedDraft } from "./launched-draft.tsx";
 import { MainActions } from "./main-actions.tsx";
 import { TipPayerSection } from "./tip-payer-section.tsx";
 import { TokenInfoSection } from "./token-info-section.tsx";
@@ -33,8 +35,11 @@ export function LaunchPage() {
   const config = usePublicConfig();
   const data = useLaunchData(draftId, authenticated);
   const { form, set, wallets, setStatus } = data;
-  const plan = usePlanLaunch(form, wallets, authenticated);
-  const funding = useWalletFunding(plan.data, wallets, authenticated);
+  // A draft that launched (or is launching) opens read-only: nothing of it can change.
+  const opened = data.draft;
+  const launched = opened?.status === "executed" || opened?.status === "executing";
+  const plan = usePlanLaunch(form, wallets, authenticated && !launched);
+  const funding = useWalletFunding(plan.data, wallets, authenticated && !launched);
   // A paid draft launches in place (POST /api/bundle/execute), as it would from /drafts.
   const execution = useLaunchExecution({
     execute: (id) => executeBundle(id, authKey ?? ""),
@@ -57,8 +62,12 @@ export function LaunchPage() {
   const [showWallets, setShowWallets] = useState(false);
 
   if (draftId && data.loadingDraft) return <LoadingScreen label="loading draft" />;
+  if (draftId && opened && launched)
+    return <LaunchedDraft draft={opened} explorerUrl={config.data?.explorerUrl ?? null} />;
 
   const errors = fieldErrors(form, wallets);
+  // A wallet the server refused (saving, amounts, or the plan): its row is marked in the list.
+  const walletProblem = actions.walletProblem ?? walletProblemOf(plan.error);
   const { primary, secondary } = mainActions({
     wallets,
     missingFunds: funding.missingFunds,
@@ -91,6 +100,7 @@ export function LaunchPage() {
             onViewWallets={() => setShowWallets(true)}
             onRegenerateAmounts={() => void actions.onGenerateAmounts()}
             regenerating={actions.busy.amounts}
+            problem={walletProblem}
           />
           {wallets.length > 0 && (
             <DelayedBundleSection form={form} set={set} errors={errors} wallets={wallets} />
@@ -125,6 +135,7 @@ export function LaunchPage() {
       {showWallets && (
         <WalletsModal
           wallets={wallets}
+          problem={walletProblem}
           balances={funding.balances}
           refreshing={funding.refreshing}
           onRefresh={funding.refresh}

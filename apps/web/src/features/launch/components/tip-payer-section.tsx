@@ -33,7 +33,11 @@ export function TipPayerSection({
             onChange={(e) => set("tipPvtk", e.target.value)}
           />
         </Field>
-        <Field label="Builder tip (BNB)" hint="paid to the block builder for same-block inclusion">
+        <Field
+          label="Builder tip (BNB)"
+          error={errors.tip}
+          hint="paid to the block builder for same-block inclusion"
+        >
           <Input
             aria-label="Tip"
             inputMode="decimal"

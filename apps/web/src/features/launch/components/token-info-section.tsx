@@ -32,7 +32,7 @@ export function TokenInfoSection({
           <Input
             aria-label="Token name"
             value={form.name}
-            placeholder="Moon Dog"
+            placeholder="e.g. Moon Dog"
             onChange={(e) => set("name", e.target.value)}
           />
         </Field>
@@ -40,7 +40,7 @@ export function TokenInfoSection({
           <Input
             aria-label="Ticker"
             value={form.ticker}
-            placeholder="MDOG"
+            placeholder="e.g. MDOG"
             onChange={(e) => set("ticker", e.target.value.toUpperCase())}
           />
         </Field>
@@ -104,11 +104,11 @@ export function TokenInfoSection({
             ))}
           </Select>
         </Field>
-        <Field label="Deployer buy (BNB)">
+        <Field label="Deployer buy (BNB)" error={errors.deployerBuy}>
           <Input
             aria-label="Deployer buy"
             inputMode="decimal"
-            placeholder="0"
+            placeholder="e.g. 0.1"
             value={form.deployerBuy}
             onChange={(e) => set("deployerBuy", e.target.value)}
           />

@@ -19,6 +19,7 @@ import {
   validateForSave,
   validateGeneration,
 } from "../utils/validate-launch-form.ts";
+import { type WalletProblem, walletProblemOf } from "../utils/wallet-problem.ts";
 
 export const PAY_DRAFT_FAILED = "Failed to create draft for payment";
 
@@ -55,6 +56,14 @@ export function useLaunchActions({
   const saveDraft = useSaveDraft();
   const faucet = useFundFromFaucet();
   const [toDownload, setToDownload] = useState<BundleWallet[] | null>(null);
+  // The wallet the server last refused, marked in the list while the list is the same.
+  const [refused, setRefused] = useState<{ list: BundleWallet[]; problem: WalletProblem } | null>(
+    null,
+  );
+  const noteRefusal = (error: unknown) => {
+    const problem = walletProblemOf(error);
+    setRefused(problem ? { list: wallets, problem } : null);
+  };
 
   const range = () => ({
     minBuyAmount: form.minBuyAmount.trim(),
@@ -99,6 +108,7 @@ export function useLaunchActions({
         }),
       );
     } catch (error) {
+      noteRefusal(error);
       toastFailure(error, "Failed to generate amounts");
     }
   };
@@ -120,6 +130,7 @@ export function useLaunchActions({
       toast.success(draftId ? "Draft updated" : "Draft saved");
       navigate("/drafts");
     } catch (error) {
+      noteRefusal(error);
       toast.error(failed);
       // The spec's toast is exact; the server's reason, when it gave one, follows on its own.
       const detail = error instanceof ApiError ? error.serverMessage : null;
@@ -163,6 +174,8 @@ export function useLaunchActions({
     funding: faucet.isPending,
     toDownload,
     closeDownload: () => setToDownload(null),
+    /** The bundle wallet a save or amount request was refused for, while the list is unchanged. */
+    walletProblem: refused?.list === wallets ? refused.problem : null,
     busy: {
       wallets: generateWallets.isPending,
       amounts: generateAmounts.isPending,

@@ -56,6 +56,8 @@ export function useLaunchData(draftId: string | null, authenticated: boolean) {
     addWallets,
     status,
     setStatus,
+    /** The draft as the server gave it when the page opened (null when not editing). */
+    draft: draft.data ?? null,
     loadingDraft: draft.isLoading,
   };
 }

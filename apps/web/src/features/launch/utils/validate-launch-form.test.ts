@@ -98,4 +98,25 @@ describe("launch form validation", () => {
     ).toBe(LAUNCH_MESSAGES.buyOrder);
     expect(validateGeneration(form({ ...range, walletCount: "5" }))).toBeNull();
   });
+
+  it("does not ask for a buy range when both ends are filled but one is not a number", () => {
+    expect(
+      validateGeneration(form({ walletCount: "2", minBuyAmount: "abc", maxBuyAmount: "0.2" })),
+    ).toBe("Min buy must be a number, like 0.5");
+    expect(
+      validateGeneration(form({ walletCount: "2", minBuyAmount: "0.1", maxBuyAmount: "1e5" })),
+    ).toBe("Max buy must be written out in digits, like 0.5");
+  });
+
+  it("says a deployer buy of -5 cannot be negative, under its field and on save", () => {
+    const negative = form({ deployerBuy: "-5" });
+    expect(fieldErrors(negative, []).deployerBuy).toBe("Deployer buy cannot be negative");
+    expect(validateForSave(negative, [])).toBe("Deployer buy cannot be negative");
+  });
+
+  it("asks for a tip of 1e99 written out in digits", () => {
+    expect(fieldErrors(form({ tip: "1e99" }), []).tip).toBe(
+      "Tip must be written out in digits, like 0.001",
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  bnbInputError,
   DELAY_MESSAGES,
   MAX_DELAY_SECONDS,
   TRADING_FEE_MESSAGE,
@@ -49,6 +50,10 @@ export function fieldErrors(form: LaunchForm, wallets: readonly BundleWallet[]):
   }
   if (form.tradingFee.trim() && !tradingFeeSchema.safeParse(form.tradingFee).success)
     errors.tradingFee = TRADING_FEE_MESSAGE;
+  const deployerBuy = bnbInputError("Deployer buy", form.deployerBuy, "0.1");
+  if (deployerBuy) errors.deployerBuy = deployerBuy;
+  const tip = bnbInputError("Tip", form.tip, "0.001");
+  if (tip) errors.tip = tip;
   if (form.deployerPvtk.trim() && !walletFromPrivateKey(form.deployerPvtk))
     errors.deployerPvtk = INVALID_PRIVATE_KEY;
   if (form.tipPvtk.trim() && !walletFromPrivateKey(form.tipPvtk))
@@ -79,12 +84,18 @@ export function validateForSave(form: LaunchForm, wallets: readonly BundleWallet
 
 export const isAmount = (value: string) => /^\d+(\.\d{1,18})?$/.test(value.trim());
 
-/** The buy range for amount generation (SPEC §5 Wallet generation). */
+/**
+ * The buy range for amount generation (SPEC §5 Wallet generation): both filled, not negative,
+ * each a number (said of the field that is not, by its label), min not above max.
+ */
 export function validateBuyRange(form: LaunchForm): string | null {
   const min = form.minBuyAmount.trim();
   const max = form.maxBuyAmount.trim();
   if (!min || !max) return LAUNCH_MESSAGES.buyRequired;
   if (min.startsWith("-") || max.startsWith("-")) return LAUNCH_MESSAGES.buyNegative;
+  const example = form.buyUnitPercent ? "0.5" : "0.01";
+  const problem = bnbInputError("Min buy", min, example) ?? bnbInputError("Max buy", max, example);
+  if (problem) return problem;
   if (!isAmount(min) || !isAmount(max)) return LAUNCH_MESSAGES.buyRequired;
   if (Number(min) > Number(max)) return LAUNCH_MESSAGES.buyOrder;
   return null;
