@@ -91,6 +91,10 @@ describe("the wallet manager", () => {
 
     const statuses = await finishedRows(page);
     expect(statuses.every((status) => status === "success")).toBe(true);
+    // Half of a balance has 18 decimals; the dialog says each amount to 4 at most.
+    const actions = await page.getByTestId("tx-action").allTextContents();
+    expect(actions.filter((action) => action.startsWith("sell "))).toHaveLength(4);
+    for (const action of actions) expect(action).toMatch(/^(approve|sell [\d,]+(\.\d{1,4})?)$/);
     // After a sell the selection clears.
     await page.getByText("0 of 4 wallets selected").waitFor();
 
@@ -110,6 +114,43 @@ describe("the wallet manager", () => {
       .not.toBe(totalBefore);
     // The chart keeps the shares from before the sell beside the new ones.
     await page.getByText("before sell", { exact: false }).first().waitFor();
+  });
+
+  test("says why a sell was refused, after the spec's words", async ({
+    page,
+    server,
+    launchedBundle,
+  }) => {
+    await openBundle(page, server.url, launchedBundle);
+    await page.getByRole("button", { name: "[non-empty]" }).click();
+    const sellPanel = page.getByRole("region", { name: "Sell Tokens" });
+    await sellPanel.getByRole("textbox").fill("99999999999");
+    await page.getByRole("button", { name: "[sell tokens]" }).click();
+
+    const toast = page
+      .getByRole("status")
+      .filter({ hasText: "Something went wrong with selling the tokens, please try again." });
+    await toast.waitFor();
+    expect(await toast.textContent()).toMatch(
+      /holds only [\d,]+(\.\d{1,4})? tokens, less than the 99,999,999,999 to sell/,
+    );
+    await page.getByTestId("tx-progress").waitFor({ state: "detached" });
+  });
+
+  test("shows a wallet's new balance within 10 s, without a reload", async ({
+    page,
+    server,
+    api,
+    launchedBundle,
+  }) => {
+    await openBundle(page, server.url, launchedBundle);
+    const before = await page.getByTestId("overview-bnb").textContent();
+    const wallet = launchedBundle.wallets[0];
+    if (!wallet) throw new Error("the bundle has no wallet");
+    await api.faucet(wallet.address, "1");
+    await expect
+      .poll(() => page.getByTestId("overview-bnb").textContent(), { timeout: 15_000 })
+      .not.toBe(before);
   });
 
   test("empties two wallets to a receiver: each ends at exactly 0 wei and the receiver has their BNB", async ({
@@ -133,7 +174,23 @@ describe("the wallet manager", () => {
     await page.getByText("2 of 4 wallets selected").waitFor();
     await page.getByLabel("Receiver address").fill(receiver);
     await page.getByRole("button", { name: "[empty selected wallets]" }).click();
+    // Both still hold the tokens they bought: the page asks first.
+    const question = page.getByTestId("confirm-dialog");
+    await question
+      .getByText(
+        /^2 of the wallets still hold [\d.]+[KMB]? WCAT, which they cannot sell after this\.$/,
+      )
+      .waitFor();
+    await question.getByRole("button", { name: "[empty anyway]" }).click();
     await page.getByText("2 wallets emptied successfully").waitFor({ timeout: 60_000 });
+
+    // The progress dialog shows each transfer: its hash, the BNB it sent and its status.
+    const statuses = await finishedRows(page);
+    expect(statuses).toEqual(["success", "success"]);
+    const dialog = page.getByTestId("tx-progress");
+    for (const action of await dialog.getByTestId("tx-action").allTextContents())
+      expect(action).toMatch(/^send \d+\.\d{4} BNB$/);
+    expect(await dialog.locator("a[data-tx-hash]").count()).toBe(2);
 
     expect(await client.getBalance({ address: first.address })).toBe(0n);
     expect(await client.getBalance({ address: second.address })).toBe(0n);
