@@ -165,4 +165,50 @@ describe("the create page's validation", () => {
     await toasts(page, "Tip cannot be negative");
     expect(new URL(page.url()).pathname).not.toBe("/drafts");
   });
+
+  test("shows placeholders as examples in a muted style, not as values", async ({ page }) => {
+    for (const [label, example] of [
+      ["Number of wallets", "e.g. 5"],
+      ["Min buy", "e.g. 0.5"],
+      ["Max buy", "e.g. 1"],
+      ["Deployer buy", "e.g. 0.1"],
+      ["Token name", "e.g. Moon Dog"],
+    ] as const) {
+      const input = page.getByLabel(label, { exact: true });
+      expect(await input.getAttribute("placeholder"), label).toBe(example);
+      expect(await input.inputValue(), label).toBe("");
+    }
+    const colors = await page.getByLabel("Min buy", { exact: true }).evaluate((input) => ({
+      placeholder: getComputedStyle(input, "::placeholder").color,
+      text: getComputedStyle(input).color,
+    }));
+    expect(colors.placeholder).not.toBe(colors.text);
+  });
+
+  test("says what is wrong with a deployer buy of -5 and a tip of 1e99", async ({ page }) => {
+    await page.getByLabel("Deployer buy").fill("-5");
+    await shows(page, "Deployer buy cannot be negative");
+    await page.getByLabel("Tip", { exact: true }).fill("1e99");
+    await shows(page, "Tip must be written out in digits, like 0.001");
+  });
+
+  test("names the buy amount that is not a number instead of asking for both", async ({ page }) => {
+    await page.getByLabel("Number of wallets").fill("3");
+    await page.getByLabel("Min buy").fill("abc");
+    await page.getByLabel("Max buy").fill("0.02");
+    await button(page, "Generate Wallets").click();
+    await toasts(page, "Min buy must be a number, like 0.5");
+    expect(await page.getByText("Please enter a minimum and maximum buy amount").count()).toBe(0);
+  });
+
+  test("shows the server's refusal of a wallet count as a sentence with the field's label", async ({
+    page,
+  }) => {
+    await page.getByLabel("Number of wallets").fill("500");
+    await page.getByLabel("Min buy").fill("0.01");
+    await page.getByLabel("Max buy").fill("0.02");
+    await button(page, "Generate Wallets").click();
+    await toasts(page, "Number of wallets must be at most 100");
+    expect(await page.getByText(/walletCount|Too big/).count()).toBe(0);
+  });
 });
