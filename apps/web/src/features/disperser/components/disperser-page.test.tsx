@@ -1,5 +1,6 @@
 import { dispersalStatusEvent } from "@bundler/shared";
 import { fireEvent, screen, within } from "@testing-library/react";
+import { HttpResponse } from "msw";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatDateTime } from "../../../lib/format-date.ts";
 import { formatClock } from "../../../lib/terminal-line.ts";
@@ -88,6 +89,36 @@ describe("after a dispersal delivered", () => {
     expect(screen.getByTestId("dispersal-partial")).toBeTruthy();
     expect(gridAddresses()).toEqual([destination(2)]);
     expect((screen.getByLabelText("Amount 1") as HTMLInputElement).value).toBe("0.25");
+  });
+});
+
+describe("a dispersal the server refuses", () => {
+  it("marks the grid row its answer names, counting only the rows that were sent", async () => {
+    disperserServer({
+      refusal: () =>
+        HttpResponse.json(
+          { success: false, error: "Wallet 2 amount must be above 0", field: "amounts.1", row: 2 },
+          { status: 400 },
+        ),
+    });
+    renderDisperser();
+    await settle();
+    fillGrid([
+      ["0x12", "5"],
+      [destination(1), "0.1"],
+      [destination(2), "0.0"],
+    ]);
+    await create();
+
+    const rows = screen.getAllByTestId("wallet-row");
+    expect(rows.map((row) => row.getAttribute("data-refused"))).toEqual([null, null, "true"]);
+    expect(screen.getByLabelText("Amount 3").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("refused-row").textContent).toBe(
+      "Row 3: Wallet 2 amount must be above 0",
+    );
+
+    fireEvent.change(screen.getByLabelText("Amount 3"), { target: { value: "0.2" } });
+    expect(screen.queryByTestId("refused-row")).toBeNull();
   });
 });
 
