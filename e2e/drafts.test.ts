@@ -133,4 +133,41 @@ describe("the drafts page", () => {
       expect(held).toBeGreaterThan(0n);
     }
   });
+
+  test("lists every short wallet with what it lacks before the launch can be confirmed", async ({
+    page,
+    server,
+    paidDraft,
+  }) => {
+    const executes: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && /\/execute$/.test(new URL(request.url()).pathname))
+        executes.push(request.url());
+    });
+    await page.goto(`${server.url}/drafts`);
+    const card = page.locator(`[data-draft-id="${paidDraft.id}"]`);
+    await card.getByRole("button", { name: "Execute Launch", exact: true }).click();
+
+    const confirm = page.getByTestId("confirm-dialog");
+    const short = confirm.getByTestId("execute-shortfalls");
+    // Nothing is funded: the deployer (who also pays the tip) and the three bundle wallets.
+    await short
+      .getByText("4 wallets do not hold enough BNB for this launch.", { exact: false })
+      .waitFor();
+    const rows = await short.getByRole("listitem").allTextContents();
+    const wallets = [
+      paidDraft.input.deployerWallet.address,
+      ...paidDraft.input.walletConfig.wallets.map((w) => w.address),
+    ];
+    expect(rows).toHaveLength(4);
+    for (const address of wallets) {
+      const row = rows.find((text) => text.toLowerCase().includes(address.toLowerCase()));
+      expect(row, address).toMatch(/lacks \d+\.\d{4} BNB$/);
+    }
+    expect(await confirm.getByRole("button", { name: "[launch]", exact: true }).isDisabled()).toBe(
+      true,
+    );
+    await confirm.getByRole("button", { name: "[cancel]", exact: true }).click();
+    expect(executes).toEqual([]);
+  });
 });
