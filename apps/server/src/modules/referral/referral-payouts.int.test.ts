@@ -7,7 +7,7 @@ import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
-import { eachBlockUntil, pendingClaim, referralInfoOf } from "../../test/referral.ts";
+import { eachBlockUntil, nextBlock, pendingClaim, referralInfoOf } from "../../test/referral.ts";
 
 let testChain: TestChain;
 let app: TestApp;
@@ -192,6 +192,53 @@ describe("completing a claim", () => {
     expect(await claimRow(claimId)).toMatchObject({ status: "pending", payoutAttempts: 0 });
     expect(await auditOf(claimId)).toEqual([]);
   });
+});
+
+describe("a payout whose block the chain takes back", () => {
+  it("completes the claim only once its payout is two blocks deep, and pays it once when the payout's block is taken back", async () => {
+    const receiver = newReceiver();
+    const { claimId } = await pendingClaim(app, "reorged", "0.2", receiver);
+    await testChain.setBlockTime(0);
+    try {
+      // Nothing is mined: the admin is answered once the route stops waiting for the payout.
+      const completed = await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);
+      expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+      const sent = await claimRow(claimId);
+      const { result: snapshot } = (await (await testChain.rpc("evm_snapshot", [])).json()) as {
+        result: string;
+      };
+      // The payout's block, and one on top of it: the chain may still take them back.
+      await testChain.mine();
+      await testChain.mine();
+      expect((await testChain.chain.client.getBalance({ address: receiver })) > 0n).toBe(true);
+      await app.transactions?.reconcile();
+      await app.payouts.tick();
+      expect((await claimRow(claimId))?.status).toBe("pending");
+      await testChain.rpc("evm_revert", [snapshot]);
+      await testChain.rpc("anvil_dropTransaction", [sent?.txHash]);
+      expect(await balance(receiver)).toBe(0n);
+    } finally {
+      await testChain.setBlockTime();
+    }
+    // The payout is gone: it is dropped (the claim waits for the admin, with the reason), or
+    // sent again at its nonce; either way the claim is paid once.
+    await payoutsUntil(async () => {
+      const claim = await claimRow(claimId);
+      return claim?.status === "completed" || claim?.reason != null;
+    });
+    if ((await claimRow(claimId))?.status !== "completed") {
+      const again = await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      await payoutsUntil(async () => (await claimRow(claimId))?.status === "completed");
+    }
+    // A few blocks more: nothing else arrives.
+    for (let block = 0; block < 3; block++) {
+      await nextBlock(testChain);
+      await app.transactions?.reconcile();
+      await app.payouts.tick();
+    }
+    expect(await balance(receiver)).toBe(parseEther("0.2"));
+  }, 120_000);
 });
 
 describe("rejecting a claim", () => {

@@ -24,7 +24,11 @@ describe("the transaction manager", () => {
     const [taken] = await txm.send([next]);
     expect(taken?.nonce).toBe(dropped?.nonce);
     expect((await txm.waitFinal([next.key], { pollMs: 200 }))[0]?.status).toBe("mined");
-    expect((await txm.find([refused.key]))[0]?.status).toBe("dropped");
+    // The next one is mined two blocks deep, so its use of the nonce is settled: the dropped
+    // one can never land, and the watch that kept an eye on it ends it replaced.
+    const [after] = await txm.find([refused.key]);
+    expect(after?.status).toBe("replaced");
+    expect(after?.error).toBe("dropped, then its nonce was used by another transaction");
   });
 
   it("records a dropped transaction that landed after all as mined, once its nonce shows it", async () => {
@@ -44,9 +48,10 @@ describe("the transaction manager", () => {
 
   it("keeps watching a dropped transaction and records it mined when it lands with nothing sent in its place", async () => {
     const { txm, first, row } = await droppedTransfer();
-    // A node that kept it passes it on, long after it was dropped here.
+    // A node that kept it passes it on, long after it was dropped here: its block and two on
+    // top (it counts as mined only once two blocks deep).
     await ctx.testChain.rpc("eth_sendRawTransaction", [row?.rawTx]);
-    await ctx.testChain.mine();
+    for (let block = 0; block < 3; block++) await ctx.testChain.mine();
     const finished = await txm.reconcile();
     expect(finished.map((r) => [r.key, r.status])).toEqual([[first.key, "mined"]]);
     const [landed] = await txm.find([first.key]);

@@ -137,10 +137,13 @@ describe("the transaction manager", () => {
     const second = { ...transfer(middle, fresh(), 500n), after: first.key };
     await txm.send([second]);
     // Dropped as soon as the first one is settled, not after the 10 minutes a refused one waits.
-    const [failed, dropped] = await txm.waitFinal([first.key, second.key], {
+    const final = await txm.waitFinal([first.key, second.key], {
       pollMs: 200,
       timeoutMs: 30_000,
     });
+    // Rows come in no particular order: the second ends before the first is two blocks deep.
+    const failed = final.find((row) => row.key === first.key);
+    const dropped = final.find((row) => row.key === second.key);
     expect(failed?.status).toBe("reverted");
     expect(dropped?.status).toBe("dropped");
     expect(dropped?.broadcasts).toBe(0);
@@ -209,25 +212,51 @@ describe("the transaction manager", () => {
     );
   });
 
-  it("decides again a transaction it saw mined in a block the chain then dropped", async () => {
+  /** A bundle transaction recorded, sent straight to the node and mined `blocks` deep, then its blocks taken back. */
+  const minedThenTakenBack = async (blocks: number, seen: (txm: TxManager) => Promise<void>) => {
     const txm = manager();
     const account = await funded();
     const head = await ctx.testChain.chain.client.getBlockNumber();
     const raw = await bundleTx(account);
-    await txm.recordBundle([{ key: "test:dropped-block", purpose: "launch", raw }], head + 2n);
-    // The block holding it is seen, then taken back (a one-block reorg).
-    const { result: snapshot } = (await (await ctx.testChain.rpc("evm_snapshot", [])).json()) as {
-      result: string;
-    };
-    await ctx.testChain.rpc("eth_sendRawTransaction", [raw]);
-    await ctx.testChain.mine();
-    await txm.reconcile();
-    expect((await rows.byKeys(["test:dropped-block"]))[0]?.status).toBe("mined");
-    await ctx.testChain.rpc("evm_revert", [snapshot]);
-    await ctx.testChain.rpc("anvil_dropTransaction", [keccak256(raw)]);
+    const key = `test:taken-back-${blocks}`;
+    await txm.recordBundle([{ key, purpose: "launch", raw }], head + BigInt(blocks) + 6n);
+    await ctx.testChain.setBlockTime(0);
+    try {
+      const { result: snapshot } = (await (await ctx.testChain.rpc("evm_snapshot", [])).json()) as {
+        result: string;
+      };
+      await ctx.testChain.rpc("eth_sendRawTransaction", [raw]);
+      for (let block = 0; block < blocks; block++) await ctx.testChain.mine();
+      await seen(txm);
+      await ctx.testChain.rpc("evm_revert", [snapshot]);
+      await ctx.testChain.rpc("anvil_dropTransaction", [keccak256(raw)]);
+    } finally {
+      await ctx.testChain.setBlockTime();
+    }
+    return { txm, account, key };
+  };
 
-    expect(await txm.recheck(["test:dropped-block"])).toEqual(["test:dropped-block"]);
-    const [done] = await txm.waitFinal(["test:dropped-block"], { pollMs: 200 });
+  it("records a transaction mined only once its receipt is two blocks deep, so a block the chain took back never counted", async () => {
+    const { txm, account, key } = await minedThenTakenBack(2, async (txm) => {
+      // Its block and one on top: a reorg may still take it back.
+      await txm.reconcile();
+      expect((await rows.byKeys([`test:taken-back-2`]))[0]?.status).not.toBe("mined");
+    });
+    const [done] = await txm.waitFinal([key], { pollMs: 200 });
+    expect(done?.status).toBe("dropped");
+    expect(done?.blockNumber).toBeNull();
+    expect(await ctx.testChain.chain.client.getTransactionCount({ address: account.address })).toBe(
+      0,
+    );
+  });
+
+  it("decides again a transaction recorded mined in blocks the chain then dropped", async () => {
+    const { txm, account, key } = await minedThenTakenBack(3, async (txm) => {
+      await txm.reconcile();
+      expect((await rows.byKeys([`test:taken-back-3`]))[0]?.status).toBe("mined");
+    });
+    expect(await txm.recheck([key])).toEqual([key]);
+    const [done] = await txm.waitFinal([key], { pollMs: 200 });
     expect(done?.status).toBe("dropped");
     expect(done?.blockNumber).toBeNull();
     expect(await ctx.testChain.chain.client.getTransactionCount({ address: account.address })).toBe(

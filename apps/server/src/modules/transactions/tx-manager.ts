@@ -213,7 +213,8 @@ export class TxManager {
 
   /**
    * One pass over every open transaction (a call while a pass runs shares it): receipts,
-   * nonces and the head in one batch; mined and reverted ones are settled, those whose nonce
+   * nonces and the head in one batch; mined and reverted ones are settled (two blocks past their
+   * receipt, `MINED_CONFIRMATIONS`: money is decided on "mined"), those whose nonce
    * another transaction used are replaced, a bundle's past its window and the ones the node
    * keeps refusing are dropped, the rest rebroadcast when due. Answers the rows this pass
    * moved to a final state (and tells the listeners).

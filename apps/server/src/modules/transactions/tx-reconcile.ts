@@ -8,13 +8,14 @@ import {
 } from "./transactions.repository.ts";
 import { broadcast } from "./tx-broadcast.ts";
 import type { Receipt, TxContext } from "./tx-context.ts";
-import { confirmReplaced, dropStale, landedAfterDrop } from "./tx-unmined.ts";
+import { confirmReplaced, dropStale, isConfirmed, landedAfterDrop } from "./tx-unmined.ts";
 
 /**
  * One pass over every open transaction: receipts, nonces and the head in one batch; mined and
- * reverted ones are settled, those whose nonce another transaction used are replaced, a
- * bundle's past its window and the ones the node keeps refusing are dropped, the rest
- * rebroadcast when due. Answers the rows this pass moved to a final state.
+ * reverted ones are settled once their receipt is `MINED_CONFIRMATIONS` blocks deep (until
+ * then they stay open, and are not sent again), those whose nonce another transaction used
+ * are replaced, a bundle's past its window and the ones the node keeps refusing are dropped,
+ * the rest rebroadcast when due. Answers the rows this pass moved to a final state.
  */
 export async function reconcilePass(
   ctx: TxContext,
@@ -89,6 +90,8 @@ export async function reconcilePass(
     if (answer?.error) continue; // unsure: decide next pass
     const receipt = answer?.result as Receipt | null | undefined;
     if (receipt) {
+      // In the last blocks: a reorg may still take it back. Decided once it is deep enough.
+      if (!isConfirmed(receipt, head)) continue;
       if (receipt.status === "0x1") addMined(row, receipt);
       else reverted.push({ row, receipt });
       continue;
@@ -127,18 +130,21 @@ export async function reconcilePass(
     const answer = answers[1 + open.length + i];
     if (!answer || answer.error) continue;
     const receipt = answer.result as Receipt | null | undefined;
-    if (receipt) landed.push({ row, receipt });
-    else if ((minedNonce.get(row.from) ?? 0) > row.nonce) reused.push(row);
+    if (receipt) {
+      if (isConfirmed(receipt, head)) landed.push({ row, receipt });
+    } else if ((minedNonce.get(row.from) ?? 0) > row.nonce) reused.push(row);
   }
 
   // One read again for both: open ones whose nonce shows used, and watched dropped ones.
   const again = await confirmReplaced(chain.rpcUrl, [...replaced, ...reused], head);
   const wasDropped = new Set(reused.map((row) => row.id));
+  // A receipt found on the second read counts only once it is deep enough, as any other.
+  const deep = again.mined.filter(({ receipt }) => isConfirmed(receipt, head));
   const confirmed = {
-    mined: again.mined.filter(({ row }) => !wasDropped.has(row.id)),
+    mined: deep.filter(({ row }) => !wasDropped.has(row.id)),
     replaced: again.replaced.filter((row) => !wasDropped.has(row.id)),
   };
-  landed.push(...again.mined.filter(({ row }) => wasDropped.has(row.id)));
+  landed.push(...deep.filter(({ row }) => wasDropped.has(row.id)));
   for (const { row, receipt } of confirmed.mined) {
     if (receipt.status === "0x1") addMined(row, receipt);
     else reverted.push({ row, receipt });

@@ -7,6 +7,19 @@ import type { Receipt, TxContext } from "./tx-context.ts";
 export const REPLACED_CONFIRMATIONS = 2n;
 
 /**
+ * Blocks on top of a receipt's block before its transaction is recorded mined (or reverted).
+ * "Mined" is final, and money is decided on it (a refund or a payout done, a sweep made, a
+ * dispersal's next step): a receipt in the last blocks can still go with a reorg (or the local
+ * builder taking back a refused bundle's block), and the money would be counted as paid when
+ * it never was. Until then the transaction stays open, and is not sent again.
+ */
+export const MINED_CONFIRMATIONS = 2n;
+
+/** Whether a receipt's block is `MINED_CONFIRMATIONS` below `head` (read with it). */
+export const isConfirmed = (receipt: Receipt, head: bigint): boolean =>
+  BigInt(receipt.blockNumber) + MINED_CONFIRMATIONS <= head;
+
+/**
  * "Replaced" is final, and a caller may pay again after it (a refund's next attempt), so it
  * is never concluded from one read: a receipt and a nonce read in one batch can disagree (the
  * node mines between them, or a load-balanced endpoint answers them from nodes at different
