@@ -50,7 +50,7 @@ const startServer = async (): Promise<Started> => {
       DATA_DIR: dataDir,
       HOST: "127.0.0.1",
       PORT: String(port),
-      ANVIL_PORT: String(await getFreePort([port])),
+      ANVIL_PORT: String(await getFreePort()),
       RATE_LIMIT_PER_MINUTE: "1000000",
     },
     stdio: ["ignore", "pipe", "pipe"],
