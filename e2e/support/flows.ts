@@ -11,19 +11,13 @@ export const getFreeAccess = async (page: Page, url: string): Promise<string> =>
 };
 
 /**
- * Leaves the generated-key step: [copy] first ("Continue to App" is enabled only once the key
- * was copied or downloaded), then "Continue to App".
+ * Leaves the generated-key step: [download] first ("Continue to App" is enabled only once the
+ * key was copied or downloaded; a download needs no clipboard), then "Continue to App".
  */
 export const continueToApp = async (page: Page): Promise<void> => {
   const modal = page.getByTestId("auth-modal");
-  await page
-    .getByRole("button", { name: "Copy access key" })
-    .click({ timeout: 5_000 })
-    .catch(() => undefined);
-  await page
-    .getByRole("button", { name: "Continue to App" })
-    .click({ timeout: 5_000 })
-    .catch(() => undefined);
+  await modal.getByRole("button", { name: "Download access key" }).click();
+  await modal.getByRole("button", { name: "Continue to App" }).click();
   await modal.waitFor({ state: "hidden" });
 };
 

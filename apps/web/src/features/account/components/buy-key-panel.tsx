@@ -48,6 +48,7 @@ export function BuyKeyPanel() {
     // Nothing of the old key's account may show under the new one.
     queryClient.removeQueries({ predicate: (query) => query.meta?.public !== true });
     startSession({ key, role: "user" });
+    setPhase({ name: "form" });
   };
 
   return (
