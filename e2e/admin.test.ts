@@ -46,7 +46,7 @@ describe("the admin dashboard in the browser", () => {
   const logInAsSuperadmin = (page: Page, url: string) =>
     logInWithKey(page, url, superadmin.key ?? "");
 
-  test("sorts on the server, pages 20 at a time and searches the page", async ({
+  test("sorts on the server, pages 20 at a time and searches every user on the server", async ({
     page,
     server,
   }) => {
@@ -84,14 +84,25 @@ describe("the admin dashboard in the browser", () => {
       `Showing 21-${total} of ${total}`,
     );
 
-    // Search filters the page shown, whatever the case.
-    const target = keyDesc2.users.find((user) => user.deviceId);
+    // The search asks the server, over every user: one on page 1 is found from page 2,
+    // whatever the case, and the list starts again at page 1.
+    const target = keyDesc.users.find((user) => user.deviceId);
     const search = page.getByRole("textbox", { name: "Search users" });
     await search.fill(target?.deviceId?.toUpperCase() ?? "");
+    await search.press("Enter");
     await expect.poll(() => keysShown(page)).toEqual(asShown(target ? [target] : []));
-    await search.fill("SUPERADMIN");
-    const superOnPage = keyDesc2.users.filter((user) => user.role === "superadmin");
-    await expect.poll(() => keysShown(page)).toEqual(asShown(superOnPage));
+    expect(await page.getByTestId("users-range").textContent()).toBe("Showing 1-1 of 1");
+    expect(page.url()).not.toContain("page=2");
+    // A whole key pasted in finds its user (the list knows only a key's first characters).
+    const [pastedDevice, pastedKey] = [...created.entries()][5] ?? [];
+    await search.fill(pastedKey ?? "");
+    await search.press("Enter");
+    const pasted = (await usersPage(superadmin, "page=1&limit=100")).users.find(
+      (user) => user.deviceId === pastedDevice,
+    );
+    await expect.poll(() => keysShown(page)).toEqual(asShown(pasted ? [pasted] : []));
+    await page.getByRole("button", { name: "[clear]" }).click();
+    await expect.poll(() => page.getByTestId("user-row").count()).toBe(20);
   });
 
   test("a superadmin changes a role; an admin sees it read-only and is refused", async ({
@@ -111,11 +122,23 @@ describe("the admin dashboard in the browser", () => {
     await page.goto(`${server.url}/admin?page=${onPage}`);
     await page.getByTestId("user-row").first().waitFor();
     await page.getByRole("textbox", { name: "Search users" }).fill(deviceId);
+    await page.getByRole("textbox", { name: "Search users" }).press("Enter");
     await expect.poll(() => page.getByTestId("user-row").count()).toBe(1);
     await page.getByTestId("user-row").first().click();
     await page.waitForURL(/\/admin\/key\//);
     const promotedId = page.url().split("/").pop() ?? "";
+    // A role change asks first: cancelled, nothing changes.
     await page.getByRole("combobox", { name: "Role" }).selectOption("admin");
+    const confirm = page.getByTestId("confirm-dialog");
+    expect(await confirm.textContent()).toContain("Change this key's role from user to admin?");
+    await confirm.getByRole("button", { name: "[cancel]" }).click();
+    expect(await page.getByRole("combobox", { name: "Role" }).inputValue()).toBe("user");
+    const unchanged = apiClient(server.url, promotedKey);
+    expect(
+      (await unchanged.post<{ role: string }>("/api/auth/key/validate", { key: promotedKey })).role,
+    ).toBe("user");
+    await page.getByRole("combobox", { name: "Role" }).selectOption("admin");
+    await confirm.getByRole("button", { name: "[change role]" }).click();
     // The toast ("Role updated to admin") lasts 2 s; the component tests read it.
     await expect
       .poll(() => page.getByRole("combobox", { name: "Role" }).inputValue())
@@ -203,5 +226,53 @@ describe("the admin dashboard in the browser", () => {
     expect(await first.textContent()).toContain("payment key view");
     expect(await first.textContent()).toContain("e2e: refund of a late payment");
     await shoot(page, "admin-audit");
+  });
+
+  test("news published from the dashboard shows in the banner, edited, then hidden from it", async ({
+    page,
+    server,
+  }) => {
+    await logInAsSuperadmin(page, server.url);
+    await page.goto(`${server.url}/admin`);
+    const text = `Maintenance tonight ${Date.now()}.`;
+    await page.getByLabel("News text").first().fill(text);
+    await page.getByLabel("Label", { exact: true }).first().fill("Ops");
+    await page.getByRole("button", { name: "[publish]" }).click();
+    // The banner on top of every page (the dashboard's own News section is another region).
+    const banner = page.locator('section[aria-label="News"]');
+    await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toContain(text);
+    await shoot(page, "admin-news-published");
+
+    const row = page.getByTestId("news-row").filter({ hasText: text });
+    await row.getByRole("button", { name: "[edit]" }).click();
+    const editing = page
+      .getByTestId("news-row")
+      .filter({ has: page.getByRole("button", { name: "[save]" }) });
+    await editing.getByLabel("News text").fill(`${text} Moved to 03:00.`);
+    await editing.getByRole("button", { name: "[save]" }).click();
+    await expect
+      .poll(() => banner.textContent(), { timeout: 15_000 })
+      .toContain(`${text} Moved to 03:00.`);
+
+    await page
+      .getByTestId("news-row")
+      .filter({ hasText: text })
+      .getByRole("button", { name: "[hide]" })
+      .click();
+    const bannerShows = async () =>
+      (await banner.count()) > 0 && ((await banner.textContent()) ?? "").includes(text);
+    await expect.poll(bannerShows, { timeout: 15_000 }).toBe(false);
+    // A visitor's banner no longer shows it either.
+    const news = await apiClient(server.url, null).get<{ news: Array<{ content: string }> }>(
+      "/api/news",
+    );
+    expect(news.news.map((n) => n.content)).not.toContain(`${text} Moved to 03:00.`);
+
+    const audit = await superadmin.get<{ entries: AuditEntry[] }>("/api/admin/dashboard/audit");
+    expect(audit.entries.slice(0, 3).map((entry) => entry.action)).toEqual([
+      "news_hide",
+      "news_edit",
+      "news_publish",
+    ]);
   });
 });

@@ -32,6 +32,8 @@ import { workLaunchJobs } from "./modules/launch/launch.jobs.ts";
 import { LaunchRepository } from "./modules/launch/launch.repository.ts";
 import { LaunchService } from "./modules/launch/launch.service.ts";
 import { LaunchPlanService } from "./modules/launch/launch-plan.service.ts";
+import { NewsRepository } from "./modules/meta/news.repository.ts";
+import { NewsService } from "./modules/meta/news.service.ts";
 import { KeyPaymentService } from "./modules/payments/key-payment.service.ts";
 import { workPaymentJobs } from "./modules/payments/payment.jobs.ts";
 import { PaymentRepository } from "./modules/payments/payment.repository.ts";
@@ -141,13 +143,15 @@ export const createServices = (options: ServiceOptions) => {
   );
   const adminRows = new AdminRepository(db);
   const audit = new AuditRepository(db);
-  const admin = new AdminService(adminRows, audit, referrals);
+  const news = new NewsService(new NewsRepository(db));
+  const admin = new AdminService(adminRows, audit, referrals, news);
   const adminActions = new AdminActions(
     adminRows,
     audit,
     options.auth,
     vault,
     new ClaimDecisions(referralRows, payouts),
+    news,
   );
   const paymentWatcher =
     chain && txm

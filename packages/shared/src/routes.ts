@@ -56,7 +56,15 @@ import {
   updateDraftRoute,
 } from "./api/drafts.ts";
 import { draftSummaryRoute, planLaunchRoute } from "./api/launch.ts";
-import { getConfigRoute, getNewsRoute, healthRoute } from "./api/meta.ts";
+import {
+  adminNewsRoute,
+  editNewsRoute,
+  getConfigRoute,
+  getNewsRoute,
+  healthRoute,
+  newsVisibilityRoute,
+  publishNewsRoute,
+} from "./api/meta.ts";
 import { bnbPriceRoute } from "./api/price.ts";
 import {
   claimReferralRoute,
@@ -80,6 +88,10 @@ import {
  */
 export const ROUTES: readonly RouteDef[] = [
   auditLogRoute,
+  adminNewsRoute,
+  publishNewsRoute,
+  editNewsRoute,
+  newsVisibilityRoute,
   adminClaimsRoute,
   completeClaimRoute,
   rejectClaimRoute,

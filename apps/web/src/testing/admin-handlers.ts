@@ -1,6 +1,7 @@
 import {
   ADMIN_LOG_PAGE_SIZE,
   type AdminClaim,
+  type AdminNewsItem,
   type AdminStats,
   type AdminUserDetail,
   type AdminUserRow,
@@ -107,6 +108,17 @@ export const auditEntryFixture = (n: number, overrides: Partial<AuditEntry> = {}
   ...overrides,
 });
 
+/** News item `n` as the admin list answers it (shown unless overridden). */
+export const newsFixture = (n: number, overrides: Partial<AdminNewsItem> = {}): AdminNewsItem => ({
+  id: `news-${n}`,
+  content: `News number ${n}.`,
+  label: "INFO",
+  labelColor: "#f0b90b",
+  date: new Date(Date.UTC(2026, 10, 20 + n)).toISOString(),
+  active: true,
+  ...overrides,
+});
+
 type SortField = "key" | "role" | "isActive" | "launchCount" | "totalSpent";
 
 const compare = (a: AdminUserRow, b: AdminUserRow, field: SortField): number => {
@@ -128,6 +140,8 @@ export function adminServer(initial: { users?: AdminUserRow[]; detail?: AdminUse
     pendingClaims: [adminClaimFixture()],
     audit: Array.from({ length: 25 }, (_, n) => auditEntryFixture(25 - n)),
     usersQueries: [] as Record<string, string>[],
+    news: [newsFixture(1), newsFixture(2, { active: false })],
+    newsWrites: [] as { method: string; id: string | null; body: unknown }[],
     roleChanges: [] as { id: string; role: Role }[],
     activeChanges: [] as { id: string; isActive: boolean }[],
     keyViews: [] as { id: string; reason: string | null }[],
@@ -144,7 +158,16 @@ export function adminServer(initial: { users?: AdminUserRow[]; detail?: AdminUse
       const limit = Number(query.limit ?? 20);
       const field = (query.sortField ?? "launchCount") as SortField;
       const sign = query.sortDirection === "asc" ? 1 : -1;
-      const sorted = [...state.users].sort(
+      // The server's search, over every user: here a key's start, a device id's part or an id.
+      const search = (query.search ?? "").toLowerCase();
+      const matching = state.users.filter(
+        (u) =>
+          !search ||
+          u.key.toLowerCase().startsWith(search) ||
+          (u.deviceId ?? "").toLowerCase().includes(search) ||
+          u._id === search,
+      );
+      const sorted = [...matching].sort(
         (a, b) => sign * compare(a, b, field) || a._id.localeCompare(b._id),
       );
       return HttpResponse.json({
@@ -213,6 +236,32 @@ export function adminServer(initial: { users?: AdminUserRow[]; detail?: AdminUse
         claim,
         message: params.decision === "reject" ? "Claim rejected" : "Payout sent",
       });
+    }),
+    http.get(`${API}/news`, () => HttpResponse.json({ success: true, news: state.news })),
+    http.post(`${API}/news`, async ({ request }) => {
+      const body = (await request.json()) as Omit<AdminNewsItem, "id" | "date" | "active">;
+      state.newsWrites.push({ method: "POST", id: null, body });
+      const item = newsFixture(state.news.length + 1, { ...body });
+      state.news = [item, ...state.news];
+      return HttpResponse.json({ success: true, item, message: "News published" });
+    }),
+    http.put(`${API}/news/:id/visibility`, async ({ params, request }) => {
+      const body = (await request.json()) as { active: boolean };
+      state.newsWrites.push({ method: "PUT visibility", id: String(params.id), body });
+      state.news = state.news.map((n) => (n.id === params.id ? { ...n, ...body } : n));
+      const item = state.news.find((n) => n.id === params.id);
+      return HttpResponse.json({
+        success: true,
+        item,
+        message: body.active ? "News shown in the banner" : "News hidden from the banner",
+      });
+    }),
+    http.put(`${API}/news/:id`, async ({ params, request }) => {
+      const body = (await request.json()) as Partial<AdminNewsItem>;
+      state.newsWrites.push({ method: "PUT", id: String(params.id), body });
+      state.news = state.news.map((n) => (n.id === params.id ? { ...n, ...body } : n));
+      const item = state.news.find((n) => n.id === params.id);
+      return HttpResponse.json({ success: true, item, message: "News updated" });
     }),
     http.get(`${API}/audit`, ({ request }) => {
       const page = Number(new URL(request.url).searchParams.get("page") ?? 1);

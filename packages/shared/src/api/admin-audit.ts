@@ -11,6 +11,11 @@ export const AUDIT_ACTIONS = [
   "claim_reject",
   /** A user downloaded a backup of their own wallet keys (the Account page). */
   "keys_export",
+  /** An admin published, edited, hid or showed again a news item of the banner. */
+  "news_publish",
+  "news_edit",
+  "news_hide",
+  "news_show",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -25,7 +30,7 @@ export const auditEntrySchema = z.object({
     role: roleSchema,
   }),
   action: z.enum(AUDIT_ACTIONS),
-  target: z.object({ type: z.enum(["user", "draft", "claim"]), id: z.string() }),
+  target: z.object({ type: z.enum(["user", "draft", "claim", "news"]), id: z.string() }),
   reason: z.string().nullable(),
   /** What changed (from/to role, the payment address viewed, the payout's amount...). */
   details: z.record(z.string(), z.unknown()).nullable(),

@@ -56,6 +56,18 @@ export const adminUsersQuerySchema = z.object({
   sortDirection: z
     .enum(SORT_DIRECTIONS, { error: "sortDirection must be asc or desc" })
     .default(ADMIN_DEFAULT_SORT.sortDirection),
+  /**
+   * Finds users across every page, case-insensitively: a key's start (or a whole key, matched
+   * by its digest), a user id, a device id or a part of one, a role, any address of theirs
+   * (a wallet key the server holds, a payment address, a token they launched or bump), or a
+   * referral code.
+   */
+  search: z
+    .string()
+    .trim()
+    .max(200, "The search must be at most 200 characters")
+    .optional()
+    .transform((value) => value || undefined),
 });
 export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
 

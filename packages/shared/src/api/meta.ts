@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ADMIN_API } from "./admin.ts";
 import { defineRoute } from "./common.ts";
 import { bnbValueSchema } from "./money.ts";
 
@@ -17,6 +18,81 @@ export const getNewsRoute = defineRoute({
   access: "public",
   body: undefined,
   response: z.object({ success: z.literal(true), news: z.array(newsItemSchema) }),
+});
+
+/** News as admins see it: hidden items too. */
+export const adminNewsItemSchema = newsItemSchema.extend({
+  /** Shown in the banner (false: hidden by an admin). */
+  active: z.boolean(),
+});
+export type AdminNewsItem = z.infer<typeof adminNewsItemSchema>;
+
+export const NEWS_CONTENT_MAX = 500;
+export const NEWS_LABEL_MAX = 20;
+
+/** What an admin writes: the text, its label and the label's color (a hex color, #rrggbb). */
+export const newsInputSchema = z.object({
+  content: z
+    .string({ error: "Please enter the news text" })
+    .trim()
+    .min(1, "Please enter the news text")
+    .max(NEWS_CONTENT_MAX, `The news text must be at most ${NEWS_CONTENT_MAX} characters`),
+  label: z
+    .string({ error: "Please enter a label" })
+    .trim()
+    .min(1, "Please enter a label")
+    .max(NEWS_LABEL_MAX, `The label must be at most ${NEWS_LABEL_MAX} characters`),
+  labelColor: z
+    .string({ error: "The label color must be a hex color like #f0b90b" })
+    .trim()
+    .regex(/^#[0-9a-fA-F]{6}$/, "The label color must be a hex color like #f0b90b"),
+});
+export type NewsInput = z.input<typeof newsInputSchema>;
+
+const newsAnswer = z.object({
+  success: z.literal(true),
+  item: adminNewsItemSchema,
+  message: z.string(),
+});
+
+const newsIdParams = z.object({ id: z.string().min(1).max(100) });
+
+/** Every news item, shown or hidden, newest first (admins). */
+export const adminNewsRoute = defineRoute({
+  method: "GET",
+  path: `${ADMIN_API}/news`,
+  access: "admin",
+  body: undefined,
+  response: z.object({ success: z.literal(true), news: z.array(adminNewsItemSchema) }),
+});
+
+/** Publishes an item to every visitor's banner; in the audit log. */
+export const publishNewsRoute = defineRoute({
+  method: "POST",
+  path: `${ADMIN_API}/news`,
+  access: "admin",
+  body: newsInputSchema,
+  response: newsAnswer,
+});
+
+/** Changes an item's text, label or color; in the audit log. */
+export const editNewsRoute = defineRoute({
+  method: "PUT",
+  path: `${ADMIN_API}/news/:id`,
+  access: "admin",
+  params: newsIdParams,
+  body: newsInputSchema,
+  response: newsAnswer,
+});
+
+/** Hides an item from the banner, or shows it again; in the audit log. */
+export const newsVisibilityRoute = defineRoute({
+  method: "PUT",
+  path: `${ADMIN_API}/news/:id/visibility`,
+  access: "admin",
+  params: newsIdParams,
+  body: z.object({ active: z.boolean({ error: "The visibility must be true or false" }) }),
+  response: newsAnswer,
 });
 
 export const chainNameSchema = z.enum(["local", "bsc-testnet", "bsc"]);

@@ -1,9 +1,10 @@
-import type { AdminClaim, Role } from "@bundler/shared";
+import type { AdminClaim, AdminNewsItem, AuditAction, NewsInput, Role } from "@bundler/shared";
 import type { Tx } from "../../db/client.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import type { AuthService } from "../auth/auth.service.ts";
+import type { NewsAudit, NewsService } from "../meta/news.service.ts";
 import type { ClaimDecisions } from "../referral/claim-decisions.ts";
 import { presentAdminClaim } from "../referral/claim-presenter.ts";
 import type { AdminRepository } from "./admin.repository.ts";
@@ -25,6 +26,7 @@ export class AdminActions {
     private readonly auth: AuthService,
     private readonly vault: KeyVault,
     private readonly claims: ClaimDecisions,
+    private readonly news: NewsService,
   ) {}
 
   private async record(tx: Tx, actorId: string, entry: Omit<AuditRecord, "actor">): Promise<void> {
@@ -134,5 +136,48 @@ export class AdminActions {
       }),
     );
     return presentAdminClaim(claim);
+  }
+
+  /** Publishes a news item to the banner. */
+  publishNews(actorId: string, input: NewsInput): Promise<AdminNewsItem> {
+    return this.news.publish(
+      input,
+      this.newsAudit(actorId, () => "news_publish"),
+    );
+  }
+
+  /** Changes a news item's text, label or color. */
+  editNews(actorId: string, id: string, input: NewsInput): Promise<AdminNewsItem> {
+    return this.news.edit(
+      id,
+      input,
+      this.newsAudit(actorId, () => "news_edit"),
+    );
+  }
+
+  /** Hides a news item from the banner, or shows it again. */
+  setNewsActive(actorId: string, id: string, active: boolean): Promise<AdminNewsItem> {
+    return this.news.setActive(
+      id,
+      active,
+      this.newsAudit(actorId, () => (active ? "news_show" : "news_hide")),
+    );
+  }
+
+  /** The audit row of a news change: what the item said before and after. */
+  private newsAudit(actorId: string, action: () => AuditAction): NewsAudit {
+    const shown = (item: AdminNewsItem | null) =>
+      item && {
+        content: item.content,
+        label: item.label,
+        labelColor: item.labelColor,
+        active: item.active,
+      };
+    return (tx, { before, after }) =>
+      this.record(tx, actorId, {
+        action: action(),
+        target: { type: "news", id: after.id },
+        details: before ? { from: shown(before), to: shown(after) } : { to: shown(after) },
+      });
   }
 }

@@ -2,6 +2,7 @@ import type { AdminSortField, SortDirection } from "@bundler/shared";
 import { and, asc, count, desc, eq, gte, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { drafts, launches, payments, users } from "../../db/schema.ts";
+import { userSearchFilter } from "./admin-user-search.ts";
 
 /** A user as the admin list shows it: their launches counted, their paid payments summed (wei). */
 export interface AdminUserRecord {
@@ -61,13 +62,18 @@ export class AdminRepository {
     return { query, launchCount, totalSpent };
   }
 
-  /** One page of users sorted by the server over all of them (ties: newest first, then id). */
+  /**
+   * One page of users sorted by the server over all of them (ties: newest first, then id),
+   * only those `search` names when given (see userSearchFilter).
+   */
   async usersPage(
     sortField: AdminSortField,
     direction: SortDirection,
     limit: number,
     offset: number,
+    search?: string,
   ): Promise<{ users: AdminUserRecord[]; total: number }> {
+    const filter = search ? userSearchFilter(search) : undefined;
     const { query, launchCount, totalSpent } = this.userRows();
     const column: Record<AdminSortField, SQL | typeof users.keyPrefix> = {
       key: users.keyPrefix,
@@ -79,10 +85,11 @@ export class AdminRepository {
     const by = direction === "asc" ? asc : desc;
     const [rows, [total]] = await Promise.all([
       query
+        .where(filter)
         .orderBy(by(column[sortField]), desc(users.createdAt), asc(users.id))
         .limit(limit)
         .offset(offset),
-      this.db.select({ n: count() }).from(users),
+      this.db.select({ n: count() }).from(users).where(filter),
     ]);
     return { users: rows, total: total?.n ?? 0 };
   }

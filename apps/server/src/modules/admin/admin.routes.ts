@@ -1,11 +1,15 @@
 import {
   adminClaimsRoute,
+  adminNewsRoute,
   adminStatsRoute,
   adminUserRoute,
   adminUsersRoute,
   auditLogRoute,
   completeClaimRoute,
   draftPaymentKeyRoute,
+  editNewsRoute,
+  newsVisibilityRoute,
+  publishNewsRoute,
   rejectClaimRoute,
   updateUserActiveRoute,
   updateUserRoleRoute,
@@ -159,5 +163,55 @@ export const adminRoutes =
         success: true as const,
         ...(await admin.auditLog(parseRequest(auditLogRoute.query, request.query).page)),
       }),
+    });
+
+    app.route({
+      method: adminNewsRoute.method,
+      url: adminNewsRoute.path,
+      config: { access: adminNewsRoute.access },
+      handler: async () => ({ success: true as const, news: await admin.news() }),
+    });
+
+    app.route({
+      method: publishNewsRoute.method,
+      url: publishNewsRoute.path,
+      schema: { body: publishNewsRoute.body },
+      config: { access: publishNewsRoute.access },
+      handler: async (request) => ({
+        success: true as const,
+        item: await actions.publishNews(requireUser(request).id, request.body),
+        message: "News published",
+      }),
+    });
+
+    app.route({
+      method: editNewsRoute.method,
+      url: editNewsRoute.path,
+      schema: { body: editNewsRoute.body },
+      config: { access: editNewsRoute.access },
+      handler: async (request) => {
+        const { id } = parseRequest(editNewsRoute.params, request.params, ["id"]);
+        return {
+          success: true as const,
+          item: await actions.editNews(requireUser(request).id, id, request.body),
+          message: "News updated",
+        };
+      },
+    });
+
+    app.route({
+      method: newsVisibilityRoute.method,
+      url: newsVisibilityRoute.path,
+      schema: { body: newsVisibilityRoute.body },
+      config: { access: newsVisibilityRoute.access },
+      handler: async (request) => {
+        const { id } = parseRequest(newsVisibilityRoute.params, request.params, ["id"]);
+        const { active } = request.body;
+        return {
+          success: true as const,
+          item: await actions.setNewsActive(requireUser(request).id, id, active),
+          message: active ? "News shown in the banner" : "News hidden from the banner",
+        };
+      },
     });
   };

@@ -12,6 +12,7 @@ import {
 import { formatEther } from "viem";
 import type { z } from "zod";
 import { NotFoundError } from "../../lib/errors.ts";
+import type { NewsService } from "../meta/news.service.ts";
 import { presentAdminClaim } from "../referral/claim-presenter.ts";
 import type { ReferralService } from "../referral/referral.service.ts";
 import type { AdminRepository, AdminUserRecord } from "./admin.repository.ts";
@@ -44,7 +45,13 @@ export class AdminService {
     private readonly repository: AdminRepository,
     private readonly audit: AuditRepository,
     private readonly referrals: ReferralService,
+    private readonly newsItems: NewsService,
   ) {}
+
+  /** Every news item, shown or hidden, newest first. */
+  news() {
+    return this.newsItems.all();
+  }
 
   async stats(now = new Date()): Promise<AdminStats> {
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -84,12 +91,13 @@ export class AdminService {
   }
 
   async users(query: z.output<typeof adminUsersQuerySchema>) {
-    const { page, limit, sortField, sortDirection } = query;
+    const { page, limit, sortField, sortDirection, search } = query;
     const { users, total } = await this.repository.usersPage(
       sortField,
       sortDirection,
       limit,
       (page - 1) * limit,
+      search,
     );
     return { users: users.map(presentUser), pagination: pagination(page, limit, total) };
   }

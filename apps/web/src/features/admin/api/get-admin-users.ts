@@ -12,9 +12,11 @@ export interface AdminUsersParams {
   page: number;
   sortField: AdminSortField;
   sortDirection: SortDirection;
+  /** Searched by the server over every user (see adminUsersQuerySchema). */
+  search?: string;
 }
 
-/** One page of users, 20 a page, sorted by the server across every page. Silent: see the page. */
+/** One page of users, 20 a page, sorted and searched by the server across every user. Silent: see the page. */
 export const getAdminUsers = (params: AdminUsersParams, signal?: AbortSignal) =>
   apiFetch(adminUsersRoute, {
     query: { ...params, limit: ADMIN_USERS_PAGE_SIZE },

@@ -136,19 +136,49 @@ describe("the admin dashboard", () => {
     expect(screen.getByTestId("users-range").textContent).toBe("Showing 41-45 of 45");
   });
 
-  it("searches the page shown by key prefix, device id or role, whatever the case", async () => {
+  /** Types `text` in the search and submits it. */
+  const searchFor = (text: string) => {
+    fireEvent.change(screen.getByRole("textbox", { name: "Search users" }), {
+      target: { value: text },
+    });
+    fireEvent.submit(screen.getByRole("form", { name: "User search" }));
+  };
+
+  it("asks the server to search every user and shows what it found, not only the page shown", async () => {
     const state = open();
     await screen.findAllByTestId("user-row");
-    const queries = state.usersQueries.length;
-    const search = screen.getByRole("textbox", { name: "Search users" });
+    // User 1 has 1 launch: sorted by launches, it is not on the first page.
+    expect(keysShown()).not.toContain("lbk_01…");
+    searchFor("device-001");
 
-    fireEvent.change(search, { target: { value: "LBK_13" } });
-    expect(keysShown()).toEqual(["lbk_13…"]);
-    fireEvent.change(search, { target: { value: "DEVICE-020" } });
-    expect(keysShown()).toEqual(["lbk_20…"]);
-    fireEvent.change(search, { target: { value: "superadmin" } });
-    expect(screen.getByText("No user on this page matches the search.")).toBeTruthy();
-    expect(state.usersQueries).toHaveLength(queries);
+    await vi.waitFor(() => expect(keysShown()).toEqual(["lbk_01…"]));
+    expect(lastQuery(state)).toMatchObject({ search: "device-001", page: "1" });
+    expect(screen.getByTestId("users-range").textContent).toBe("Showing 1-1 of 1");
+  });
+
+  it("goes back to page 1 for a new search", async () => {
+    const state = open({ route: "/admin?page=3" });
+    await screen.findAllByTestId("user-row");
+    searchFor("lbk_1");
+    await vi.waitFor(() => expect(lastQuery(state)).toMatchObject({ search: "lbk_1", page: "1" }));
+    expect(screen.getByTestId("location").textContent).not.toContain("page=3");
+  });
+
+  it("says no user matches when the server finds none", async () => {
+    open();
+    await screen.findAllByTestId("user-row");
+    searchFor("0x000000000000000000000000000000000000dead");
+    await screen.findByText("No user matches the search.");
+  });
+
+  it("lists every user again on [clear]", async () => {
+    open();
+    await screen.findAllByTestId("user-row");
+    searchFor("device-001");
+    await vi.waitFor(() => expect(keysShown()).toHaveLength(1));
+    fireEvent.click(screen.getByRole("button", { name: "[clear]" }));
+    await vi.waitFor(() => expect(keysShown()).toHaveLength(20));
+    expect(screen.getByTestId("users-range").textContent).toBe("Showing 1-20 of 45");
   });
 
   it("opens a user's page from their row", async () => {

@@ -6,12 +6,13 @@ import { Button } from "../../../components/ui/button.tsx";
 import { useAuth } from "../../auth/hooks/use-auth.ts";
 import { useAdminStats } from "../api/get-admin-stats.ts";
 import { ADMIN_MESSAGES } from "../utils/admin-messages.ts";
+import { NewsSection } from "./news-section.tsx";
 import { PendingClaimsSection } from "./pending-claims-section.tsx";
 import { StatsCards } from "./stats-cards.tsx";
 import { StatsChartPanel } from "./stats-chart-panel.tsx";
 import { UsersSection } from "./users-section.tsx";
 
-/** /admin: platform stats and their daily chart, pending claims, and the user list. */
+/** /admin: platform stats and their daily chart, pending claims, the user list and the news. */
 export function AdminPage() {
   const { role } = useAuth();
   const stats = useAdminStats();
@@ -48,6 +49,7 @@ export function AdminPage() {
         )}
         <PendingClaimsSection />
         <UsersSection />
+        <NewsSection />
       </div>
     </ContentLayout>
   );

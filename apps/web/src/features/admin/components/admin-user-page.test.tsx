@@ -73,11 +73,41 @@ describe("the admin user page", () => {
     expect(screen.queryByRole("combobox", { name: "Role" })).toBeNull();
   });
 
-  it("lets a superadmin change the role and says 'Role updated to {role}'", async () => {
+  /** Picks `role` in the select and confirms it in the dialog that asks. */
+  const changeRoleTo = async (role: Role) => {
+    fireEvent.change(await screen.findByRole("combobox", { name: "Role" }), {
+      target: { value: role },
+    });
+    const dialog = screen.getByTestId("confirm-dialog");
+    fireEvent.click(within(dialog).getByRole("button", { name: "[change role]" }));
+  };
+
+  it("asks before changing a role, saying from which to which, and changes nothing yet", async () => {
     const state = open({ role: "superadmin" });
     fireEvent.change(await screen.findByRole("combobox", { name: "Role" }), {
       target: { value: "admin" },
     });
+    const dialog = screen.getByTestId("confirm-dialog");
+    expect(dialog.textContent).toContain("Change this key's role from user to admin?");
+    expect(state.roleChanges).toEqual([]);
+  });
+
+  it("keeps the role when the change is cancelled", async () => {
+    const state = open({ role: "superadmin" });
+    fireEvent.change(await screen.findByRole("combobox", { name: "Role" }), {
+      target: { value: "superadmin" },
+    });
+    fireEvent.click(
+      within(screen.getByTestId("confirm-dialog")).getByRole("button", { name: "[cancel]" }),
+    );
+    expect(screen.queryByTestId("confirm-dialog")).toBeNull();
+    expect(screen.getByRole<HTMLSelectElement>("combobox", { name: "Role" }).value).toBe("user");
+    expect(state.roleChanges).toEqual([]);
+  });
+
+  it("changes the role once confirmed and says 'Role updated to {role}'", async () => {
+    const state = open({ role: "superadmin" });
+    await changeRoleTo("admin");
 
     await vi.waitFor(() => expect(toastTexts()).toContain("Role updated to admin"));
     expect(state.roleChanges).toEqual([{ id: userId(3), role: "admin" }]);
@@ -86,7 +116,7 @@ describe("the admin user page", () => {
     );
   });
 
-  it("shows the server's reason when a role change is refused", async () => {
+  it("says it failed to update the role, then the server's reason, when refused", async () => {
     open({
       role: "superadmin",
       overrides: [
@@ -98,10 +128,12 @@ describe("the admin user page", () => {
         ),
       ],
     });
-    fireEvent.change(await screen.findByRole("combobox", { name: "Role" }), {
-      target: { value: "admin" },
-    });
-    await vi.waitFor(() => expect(toastTexts()).toContain("The last superadmin cannot be demoted"));
+    await changeRoleTo("admin");
+    await vi.waitFor(() =>
+      expect(toastTexts()).toContain(
+        "Failed to update role: The last superadmin cannot be demoted",
+      ),
+    );
   });
 
   it("says 'Failed to update role' when the refusal gives no reason", async () => {
@@ -113,9 +145,7 @@ describe("the admin user page", () => {
         ),
       ],
     });
-    fireEvent.change(await screen.findByRole("combobox", { name: "Role" }), {
-      target: { value: "admin" },
-    });
+    await changeRoleTo("admin");
     await vi.waitFor(() => expect(toastTexts()).toContain("Failed to update role"));
   });
 

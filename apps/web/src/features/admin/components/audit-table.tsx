@@ -11,6 +11,10 @@ const ACTION_LABELS: Record<AuditEntry["action"], string> = {
   claim_complete: "claim completed",
   claim_reject: "claim rejected",
   keys_export: "key backup download",
+  news_publish: "news published",
+  news_edit: "news edited",
+  news_hide: "news hidden",
+  news_show: "news shown again",
 };
 
 /** `{from: "user", to: "admin"}` → `from: user, to: admin`. */

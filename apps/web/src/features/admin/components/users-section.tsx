@@ -1,6 +1,7 @@
 import type { AdminSortField } from "@bundler/shared";
 import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
+import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { Section } from "../../../components/ui/section.tsx";
@@ -10,12 +11,16 @@ import { ADMIN_MESSAGES } from "../utils/admin-messages.ts";
 import { DEFAULT_USER_SORT, nextUserSort, type UserSort } from "../utils/user-sort.ts";
 import { UsersTable } from "./users-table.tsx";
 
-/** The user list: 20 a page (page in the URL), sorted by the server, searchable on the page. */
+/**
+ * The user list: 20 a page (page in the URL), sorted by the server; a search (on [search] or
+ * Enter) asks the server, which looks through every user, not only the page shown.
+ */
 export function UsersSection() {
   const [page, setPage] = usePageParam();
   const [sort, setSort] = useState<UserSort>(DEFAULT_USER_SORT);
+  const [typed, setTyped] = useState("");
   const [search, setSearch] = useState("");
-  const users = useAdminUsers({ page, ...sort });
+  const users = useAdminUsers({ page, ...sort, ...(search ? { search } : {}) });
 
   useEffect(() => {
     if (users.isError) toast.error(ADMIN_MESSAGES.loadFailed, { id: "admin-load" });
@@ -41,18 +46,47 @@ export function UsersSection() {
         )
       }
     >
-      <Input
-        aria-label="Search users"
-        placeholder="search this page by key, device id or role"
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-        className="max-w-md"
-      />
+      <form
+        aria-label="User search"
+        className="flex max-w-2xl items-center gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(typed.trim());
+          setPage(1);
+        }}
+      >
+        <Input
+          aria-label="Search users"
+          placeholder="key, user id, device id, role, wallet, payment or token address, referral code"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
+        <Button type="submit" variant="bracket">
+          [search]
+        </Button>
+        {search && (
+          <Button
+            variant="bracket"
+            onClick={() => {
+              setTyped("");
+              setSearch("");
+              setPage(1);
+            }}
+          >
+            [clear]
+          </Button>
+        )}
+      </form>
       {users.isPending && <p className="text-dim">loading users...</p>}
       {users.isError && !users.data && <p className="text-bad">{ADMIN_MESSAGES.loadFailed}</p>}
       {users.data && (
         <div className={users.isPlaceholderData ? "opacity-60" : ""}>
-          <UsersTable users={users.data.users} sort={sort} onSort={sortBy} search={search} />
+          <UsersTable
+            users={users.data.users}
+            sort={sort}
+            onSort={sortBy}
+            searched={search !== ""}
+          />
         </div>
       )}
       {pagination && (

@@ -4,13 +4,11 @@ import {
   createColumnHelper,
   flexRender,
   getCoreRowModel,
-  getFilteredRowModel,
   useReactTable,
 } from "@tanstack/react-table";
 import { Link, useNavigate } from "react-router";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { formatDateTime } from "../../../lib/format-date.ts";
-import { matchesUserSearch } from "../utils/user-search.ts";
 import type { UserSort } from "../utils/user-sort.ts";
 
 const column = createColumnHelper<AdminUserRow>();
@@ -76,22 +74,18 @@ export interface UsersTableProps {
   users: AdminUserRow[];
   sort: UserSort;
   onSort: (field: AdminSortField) => void;
-  /** Filters the rows of this page only (SPEC §2). */
-  search: string;
+  /** Whether these are a search's results (which the server found across every user). */
+  searched: boolean;
 }
 
-/** One page of users; the server sorts, the search filters what is on screen. Rows open the user. */
-export function UsersTable({ users, sort, onSort, search }: UsersTableProps) {
+/** One page of users, sorted and searched by the server. Rows open the user. */
+export function UsersTable({ users, sort, onSort, searched }: UsersTableProps) {
   const navigate = useNavigate();
   const table = useReactTable({
     data: users,
     columns,
     getRowId: (user) => user._id,
-    state: { globalFilter: search },
-    globalFilterFn: (row, _column, value: string) => matchesUserSearch(row.original, value),
-    getColumnCanGlobalFilter: () => true,
     getCoreRowModel: getCoreRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
     manualSorting: true,
     manualPagination: true,
   });
@@ -158,7 +152,7 @@ export function UsersTable({ users, sort, onSort, search }: UsersTableProps) {
           {rows.length === 0 && (
             <tr>
               <td colSpan={columns.length} className="px-3 py-4 text-center text-dim">
-                {users.length === 0 ? "No users yet." : "No user on this page matches the search."}
+                {searched ? "No user matches the search." : "No users yet."}
               </td>
             </tr>
           )}

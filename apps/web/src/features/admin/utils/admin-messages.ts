@@ -16,3 +16,10 @@ export const ADMIN_MESSAGES = {
 /** The server's own words for a refusal when it gave them, else the spec's fallback (SPEC §8). */
 export const serverMessageOr = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+
+/**
+ * A failure as the rules say it: the spec's words first, then the server's reason when it gave
+ * one ("Failed to update role: The last superadmin cannot be demoted: ...").
+ */
+export const failureWithReason = (error: unknown, words: string): string =>
+  error instanceof ApiError && error.serverMessage ? `${words}: ${error.serverMessage}` : words;
