@@ -58,9 +58,11 @@ describe("POST /api/auth/key/generate-free", () => {
       payload: { userAgent: "x" },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({
+    // A sentence naming the field by its label, and where it is (see docs/api.md).
+    expect(response.json()).toEqual({
       success: false,
-      error: expect.stringContaining("deviceId"),
+      error: "Device id is required",
+      field: "deviceId",
     });
     expect((await app.database.db.query.users.findMany()).length).toBe(before);
   });
