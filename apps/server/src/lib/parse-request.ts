@@ -17,14 +17,13 @@ export class FieldError extends BadRequestError {
     this.row = problem.row;
   }
 
-  /** The 400's body: `{success:false, error}`, with `field` and `row` for a value in a list. */
+  /** The 400's body: `{success:false, error, field?, row?}`. */
   get body() {
     return {
       success: false as const,
       error: this.shortMessage,
-      ...(this.field !== undefined && this.row !== undefined
-        ? { field: this.field, row: this.row }
-        : {}),
+      ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.row !== undefined ? { row: this.row } : {}),
     };
   }
 }

@@ -15,7 +15,10 @@ describe("a request's problem in words", () => {
       maxBuyAmount: "0.02",
       publicKey: "k".repeat(200),
     });
-    expect(problem).toEqual({ error: "Number of wallets must be at most 100" });
+    expect(problem).toEqual({
+      error: "Number of wallets must be at most 100",
+      field: "walletCount",
+    });
   });
 
   it("names the row of a bad amount counted from 1, with its path for the grid", () => {

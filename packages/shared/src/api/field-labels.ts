@@ -27,10 +27,10 @@ export const labelsOf = (schema: z.ZodType): FieldLabels => registry.get(schema)
 
 /**
  * A 400's body: the spec's `{success:false, error}`, where `error` is one sentence naming the
- * field by its label (and its row, counted from 1), plus, when the offending value sits in a
- * list, where it is, so a grid can mark the row: `field` is its path as the request named it
- * ("amounts.2", indexes from 0) and `row` the 1-based row of its first array index (3 for
- * "amounts.2"). Both are absent for a field outside a list.
+ * field by its label (and its row, counted from 1), plus where the problem is, so a form can
+ * mark the field and a grid the row: `field` is the path of the offending value as the request
+ * named it ("amounts.2", indexes from 0), absent when the problem is not one field's; `row` the
+ * 1-based row of its first array index (3 for "amounts.2"), absent outside a list.
  */
 export const badRequestResponseSchema = z.object({
   success: z.literal(false),
@@ -150,7 +150,7 @@ export function describeIssue(issue: Issue, labels: FieldLabels = {}): RequestPr
   // A predicate ("must be a BNB amount below ...") reads after its field's label.
   else if (/^[a-z]/.test(message)) error = `${label} ${message}`;
   else error = message;
-  return row && field ? { error, field, row } : { error };
+  return { error, ...(field ? { field } : {}), ...(row ? { row } : {}) };
 }
 
 /**

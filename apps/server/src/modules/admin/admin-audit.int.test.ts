@@ -140,7 +140,11 @@ describe("the audit log", () => {
     for (const query of ["", "?reason=", "?reason=%20%20"])
       expect(await call("GET", `${A}/drafts/${draftId}/payment-key${query}`)).toEqual({
         status: 400,
-        body: { success: false, error: "Please give a reason for viewing this private key" },
+        body: {
+          success: false,
+          error: "Please give a reason for viewing this private key",
+          field: "reason",
+        },
       });
     expect(await auditRows()).toHaveLength(before);
   });

@@ -147,7 +147,7 @@ describe("roles and activation", () => {
     expect((await call("PUT", `${A}/users/${SOME_ID}/role`, { role: "user" })).status).toBe(404);
     const bad = await call("PUT", `${A}/users/${await idOf(user)}/role`, { role: "root" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/role must be user, admin or superadmin/);
+    expect(bad.body.error).toBe("Role must be user, admin or superadmin");
   });
 });
 
@@ -222,7 +222,8 @@ describe("the users list", () => {
       status: 400,
       body: {
         success: false,
-        error: "sortField must be one of key, role, isActive, launchCount, totalSpent",
+        error: "Sort field must be one of key, role, isActive, launchCount, totalSpent",
+        field: "sortField",
       },
     });
   });

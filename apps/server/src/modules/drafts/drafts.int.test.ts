@@ -132,7 +132,7 @@ describe("drafts", () => {
         walletConfig: { ...input.walletConfig, tip },
       });
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ success: false, error: message });
+      expect(refused.body).toEqual({ success: false, error: message, field: "walletConfig.tip" });
     }
   });
 
@@ -140,7 +140,10 @@ describe("drafts", () => {
     [
       [
         { ...input, tokenInfo: { ...input.tokenInfo, preSale: "9".repeat(60) } },
-        { error: "Deployer buy must be a BNB amount below 1,000,000,000" },
+        {
+          error: "Deployer buy must be a BNB amount below 1,000,000,000",
+          field: "tokenInfo.preSale",
+        },
       ],
       [
         {
@@ -158,7 +161,10 @@ describe("drafts", () => {
       ],
       [
         { ...input, tokenInfo: { ...input.tokenInfo, tradingFee: "1".repeat(100_000) } },
-        { error: "Trading fee must be a percent from 0 to 100, like 0.25" },
+        {
+          error: "Trading fee must be a percent from 0 to 100, like 0.25",
+          field: "tokenInfo.tradingFee",
+        },
       ],
       [
         {
@@ -185,7 +191,10 @@ describe("drafts", () => {
             maxDelay: 2 ** 31,
           },
         },
-        { error: "Delay must be at most 3600 seconds (1 hour)" },
+        {
+          error: "Delay must be at most 3600 seconds (1 hour)",
+          field: "walletConfig.minDelay",
+        },
       ],
     ] as const;
 

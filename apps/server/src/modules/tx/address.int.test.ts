@@ -101,7 +101,11 @@ describe("one address", () => {
   it("refuses a malformed address with a clear message, and a caller without a key", async () => {
     const { status, body } = await get("/api/tx/address/0x1234");
     expect(status).toBe(400);
-    expect(body).toEqual({ success: false, error: expect.stringMatching(/Invalid address/) });
+    expect(body).toEqual({
+      success: false,
+      error: expect.stringMatching(/Invalid address/),
+      field: "address",
+    });
     const anonymous = await app.server.inject({
       method: "GET",
       url: `/api/tx/address/${sender.address}`,

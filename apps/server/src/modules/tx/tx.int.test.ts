@@ -88,6 +88,8 @@ describe("transaction statuses", () => {
     expect(body).toEqual({
       success: false,
       error: expect.stringMatching(/Invalid transaction hash/),
+      field: "txHashes.0",
+      row: 1,
     });
   });
 });

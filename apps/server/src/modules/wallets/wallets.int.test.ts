@@ -36,6 +36,7 @@ describe("POST /api/wallets/gen", () => {
     expect(answer.body).toEqual({
       success: false,
       error: "Max buy must be a BNB amount below 1,000,000,000",
+      field: "maxBuyAmount",
     });
     expect(await rowCounts(app.database.db)).toEqual(before);
   });
