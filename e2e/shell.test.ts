@@ -32,6 +32,20 @@ describe("the page shell", () => {
     expect(browser.errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
   });
 
+  test("keeps the cursor still for a visitor who asked for less motion", async ({ page }) => {
+    // The test browser asks for reduced motion (support/browser.ts); a blinking cursor would
+    // repaint the page for as long as it stays open.
+    const cursor = page.locator("span.animate-blink").first();
+    await cursor.waitFor();
+    expect(await cursor.evaluate((node) => getComputedStyle(node).animationIterationCount)).toBe(
+      "1",
+    );
+    await page.emulateMedia({ reducedMotion: "no-preference" });
+    expect(await cursor.evaluate((node) => getComputedStyle(node).animationIterationCount)).toBe(
+      "infinite",
+    );
+  });
+
   test("shows the not-found page for an unknown path", async ({ page, server }) => {
     await page.goto(`${server.url}/no/such/page`);
     await page.getByText("Nothing to see here...").waitFor();

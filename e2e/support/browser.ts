@@ -48,6 +48,9 @@ export const openBrowser = async (): Promise<TestBrowser> => {
   const context = await (await chromiumOnce()).newContext({
     viewport: { width: 1280, height: 800 },
     permissions: ["clipboard-read", "clipboard-write"],
+    // No animation runs (index.css honours the setting): an idle page with the blinking cursor
+    // kept half a core busy, which two test files at a time took from their servers.
+    reducedMotion: "reduce",
   });
   const page = await context.newPage();
   const errors: string[] = [];
