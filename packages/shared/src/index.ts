@@ -8,6 +8,7 @@ export * from "./api/common.ts";
 export * from "./api/dev.ts";
 export * from "./api/disperse.ts";
 export * from "./api/disperse-history.ts";
+export * from "./api/draft-payments.ts";
 export * from "./api/drafts.ts";
 export * from "./api/field-labels.ts";
 export * from "./api/launch.ts";

@@ -42,8 +42,8 @@ import {
   dispersalStatusRoute,
 } from "./api/disperse.ts";
 import { dispersalLogRoute, listDispersalsRoute } from "./api/disperse-history.ts";
+import { cancelPaymentRoute, paymentStatusRoute, startPaymentRoute } from "./api/draft-payments.ts";
 import {
-  cancelPaymentRoute,
   createDraftRoute,
   deleteDraftRoute,
   draftLogoRoute,
@@ -51,8 +51,6 @@ import {
   executeDraftRoute,
   getDraftRoute,
   listDraftsRoute,
-  paymentStatusRoute,
-  startPaymentRoute,
   updateDraftRoute,
 } from "./api/drafts.ts";
 import { draftSummaryRoute, planLaunchRoute } from "./api/launch.ts";
