@@ -15,8 +15,8 @@ import {
   uploadTokenImage,
 } from "@bundler/chain";
 import { encodeCreateTokenArgs, signCreateTokenArgs } from "@bundler/contracts";
-import type { TokenInfo } from "@bundler/shared";
-import { formatEther, type Hex, type LocalAccount, parseEther } from "viem";
+import { bnbWords, type TokenInfo } from "@bundler/shared";
+import { type Hex, type LocalAccount, parseEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 
 export interface CreateArgs {
@@ -93,7 +93,7 @@ const fromFourMeme = async (
   return { createArg, signature, creationFee };
 };
 
-const bnb = (wei: bigint) => `${formatEther(wei)} BNB`;
+const bnb = bnbWords;
 
 /** A decimal BNB amount from the raise config (`deployCost`), or null when it has none. */
 export const feeOf = (value: unknown): bigint | null => {

@@ -5,8 +5,8 @@ import {
   quoteBuyWithFunds,
   TOTAL_SUPPLY,
 } from "@bundler/contracts";
-import type { CurveOutlook } from "@bundler/shared";
-import { type Address, formatEther, formatUnits } from "viem";
+import { bnbWords, type CurveOutlook } from "@bundler/shared";
+import { type Address, formatUnits } from "viem";
 
 export type BuyOutcome = "none" | "bought" | "fills" | "soldOut" | "tooSmall";
 
@@ -102,7 +102,7 @@ const outlookOf = (
   const tooSmall = inBundle.filter((s) => s.outcome === "tooSmall");
   if (tooSmall.length > 0)
     warnings.push(
-      `The buy of ${tooSmall[0]?.who}${tooSmall.length > 1 ? ` and ${tooSmall.length - 1} more` : ""} is too small to get any token (each buy pays at least ${formatEther(input.curve.minTradingFee)} BNB of fee), so the launch would fail: raise it or set it to 0.`,
+      `The buy of ${tooSmall[0]?.who}${tooSmall.length > 1 ? ` and ${tooSmall.length - 1} more` : ""} is too small to get any token (each buy pays at least ${bnbWords(input.curve.minTradingFee)} of fee), so the launch would fail: raise it or set it to 0.`,
     );
   const late = named.find((s) => s.delayed && s.outcome === "soldOut");
   if (late)

@@ -1,6 +1,6 @@
 import { ChainError, keyAccount, launchToken, type SignedBundle } from "@bundler/chain";
-import type { TokenInfo } from "@bundler/shared";
-import { type Address, formatEther, type Hex, parseEther } from "viem";
+import { bnbWords, type TokenInfo } from "@bundler/shared";
+import { type Address, type Hex, parseEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
@@ -65,7 +65,7 @@ export async function runLaunch(
     const preSale = parseEther(tokenInfo.preSale || "0");
     const tip = config.tipEnabled === false ? 0n : parseEther(config.tip || "0");
     say(
-      `PASSED checks: deployer ${creator.address}, ${buyers.length} buying wallet${buyers.length === 1 ? "" : "s"}, creator buy ${formatEther(preSale)} BNB, tip ${formatEther(tip)} BNB from ${ownTipPayer?.address ?? "the deployer"}`,
+      `PASSED checks: deployer ${creator.address}, ${buyers.length} buying wallet${buyers.length === 1 ? "" : "s"}, creator buy ${bnbWords(preSale)}, tip ${bnbWords(tip)} from ${ownTipPayer?.address ?? "the deployer"}`,
     );
 
     const { createArg, signature, creationFee } = await createArgsFor(chain, {

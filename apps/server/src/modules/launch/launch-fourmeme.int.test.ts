@@ -143,7 +143,7 @@ describe("launching through four.meme's API", () => {
       /PASSED logo uploaded to four\.meme: http:\/\/127\.0\.0\.1:\d+\/images\/\w+\.png/,
     );
     expect(emitted).toContain(
-      `PASSED four.meme raise config: BNB, creation fee ${CREATION_FEE} BNB`,
+      `PASSED four.meme raise config: BNB, creation fee ${Number(CREATION_FEE).toFixed(4)} BNB`,
     );
     expect(emitted).toContain("PASSED createToken arguments received from four.meme");
     expect(lines).not.toMatch(/launch signer/);

@@ -1,4 +1,4 @@
-import { formatEther } from "viem";
+import { bnbWords } from "@bundler/shared";
 import type { Tx } from "../../db/client.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
@@ -81,7 +81,7 @@ export class ClaimDecisions {
   private assertPending(claim: ClaimRow): void {
     if (claim.status !== "pending")
       throw new ConflictError(
-        `This claim of ${formatEther(BigInt(claim.amount))} BNB is already ${claim.status}`,
+        `This claim of ${bnbWords(BigInt(claim.amount))} is already ${claim.status}`,
       );
   }
 }

@@ -166,7 +166,7 @@ describe("completing a claim", () => {
     const short = await call("POST", `/api/admin/dashboard/claims/${claimId}/complete`);
     expect(short.status).toBe(409);
     expect(short.body.error).toMatch(
-      /^The treasury 0x[0-9a-fA-F]{40} holds .* less than this claim's 10 BNB plus gas/,
+      /^The treasury 0x[0-9a-fA-F]{40} holds .* less than this claim's 10\.0000 BNB plus gas/,
     );
 
     const keyless = await createTestApp({

@@ -1,5 +1,6 @@
 import { keyAccount, TRANSFER_GAS } from "@bundler/chain";
-import { type Address, formatEther, type Hex } from "viem";
+import { bnbWords } from "@bundler/shared";
+import type { Address, Hex } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ConflictError, ServiceUnavailableError } from "../../lib/errors.ts";
 import { isFinal, type TxRow, type TxSummary } from "../transactions/transactions.repository.ts";
@@ -49,7 +50,7 @@ export class ReferralPayouts {
     const needed = BigInt(claim.amount) + TRANSFER_GAS * gasPrice;
     if (balance < needed)
       throw new ConflictError(
-        `The treasury ${account.address} holds ${formatEther(balance)} BNB, less than this claim's ${formatEther(BigInt(claim.amount))} BNB plus gas: fund it, then complete the claim again`,
+        `The treasury ${account.address} holds ${bnbWords(balance)}, less than this claim's ${bnbWords(BigInt(claim.amount))} plus gas: fund it, then complete the claim again`,
       );
   }
 
