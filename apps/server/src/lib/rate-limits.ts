@@ -80,7 +80,8 @@ export const postgresHitCounter = (db: Db): HitCounter => {
       if (!row) throw new Error("rate_limits answered no row");
       const last = Number(row.hits);
       const ttlMs = Math.ceil(Number(row.ttl_ms));
-      taken.forEach((waiting, i) => waiting.resolve({ hits: last - taken.length + 1 + i, ttlMs }));
+      for (const [i, waiting] of taken.entries())
+        waiting.resolve({ hits: last - taken.length + 1 + i, ttlMs });
     } catch (error) {
       for (const waiting of taken) waiting.reject(error);
     } finally {
