@@ -272,11 +272,18 @@ describe("POST /api/bundle/tx/status for a sell", () => {
       await testChain.setBlockTime();
     }
     const mined = await receipt(hash ?? null);
-    await app.transactions?.reconcile();
-    const done = await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });
-    expect(done.body.statuses).toEqual([
-      { hash, status: "success", blockNumber: mined.blockNumber.toString(), reason: null },
-    ]);
+    // Mined once its receipt is two blocks deep (the manager's confirmations), a few passes on.
+    await expect
+      .poll(
+        async () => {
+          await app.transactions?.reconcile();
+          return (await call("POST", "/api/bundle/tx/status", { txHashes: [hash] })).body.statuses;
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        { hash, status: "success", blockNumber: mined.blockNumber.toString(), reason: null },
+      ]);
   });
 
   it("answers failed with the revert reason when the token graduated before the curve sell landed", async () => {
