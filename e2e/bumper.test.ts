@@ -26,7 +26,9 @@ const chain = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl) }
 const openBumper = async (page: Page, url: string) => {
   await page.goto(`${url}/tools`);
   await page.getByRole("link", { name: "[open bumper]" }).click();
-  await page.waitForURL("**/tools/bumper");
+  // The bumper's page is a lazy route (its chunk carries the chart library): the address bar
+  // changes once that chunk has loaded, which took over 30 s once on a loaded 2-core machine.
+  await page.waitForURL("**/tools/bumper", { timeout: 60_000 });
   await page.getByRole("button", { name: "Generate bumper" }).waitFor();
 };
 
