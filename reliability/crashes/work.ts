@@ -284,9 +284,16 @@ export const prepare = async (
       }
       const code = shared.referralCode;
       const device = `device-${code}-${shared.referrals}`;
-      const bought = (
-        await api("POST", "/api/auth/payment", { deviceId: device, referralCode: code })
-      ).body as { paymentId: string; paymentAddress: Address; paymentAmount: string };
+      const bought =
+        // A referred visitor, not logged in: the code's owner may not use their own code.
+        (
+          await api(
+            "POST",
+            "/api/auth/payment",
+            { deviceId: device, referralCode: code },
+            { anonymous: true },
+          )
+        ).body as { paymentId: string; paymentAddress: Address; paymentAmount: string };
       await server.pay(bought.paymentAddress, parseEther(bought.paymentAmount));
       await server.waitFor(
         async () =>
@@ -294,6 +301,8 @@ export const prepare = async (
             await api(
               "GET",
               `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=${device}`,
+              undefined,
+              { anonymous: true },
             )
           ).body.isPaid === true,
         "the key purchase credited",

@@ -81,11 +81,12 @@ export const crashServer = (
         ...(failpoints ? { FAILPOINTS: failpoints } : {}),
       });
     },
-    async api(method: "GET" | "POST", url: string, body?: unknown) {
+    /** A call with the user's key, or as a visitor with none (`anonymous`). */
+    async api(method: "GET" | "POST", url: string, body?: unknown, { anonymous = false } = {}) {
       const response = await fetch(`http://127.0.0.1:${port}${url}`, {
         method,
         headers: {
-          "x-auth-key": running().key,
+          ...(anonymous ? {} : { "x-auth-key": running().key }),
           ...(body ? { "content-type": "application/json" } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
