@@ -58,6 +58,8 @@ const BUNDLE_LABELS = {
   wallets: "Wallets",
   "wallets.#": "Wallet {row}",
   receiver: "Receiver address",
+  slippageBps: "Slippage",
+  route: "Route",
 } as const;
 
 const bundleAddressQuery = labelled(z.object({ address: addressSchema }), {
@@ -127,12 +129,34 @@ const requestIdSchema = z
   .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, - or _")
   .optional();
 
+/** A sale's slippage in basis points: default 5%, from 0.1% to 50%. */
+export const SELL_SLIPPAGE_BPS = { default: 500, min: 10, max: 5000 } as const;
+
+/**
+ * How a sale goes out: "bundle" (default), privately to the configured builders, the request's
+ * sells in one block when they fit one bundle (consecutive blocks when split); "public", each
+ * transaction broadcast to the node's public pool.
+ */
+export const SELL_ROUTES = ["bundle", "public"] as const;
+export type SellRoute = (typeof SELL_ROUTES)[number];
+
 const sellBody = {
   address: addressSchema,
   requestId: requestIdSchema,
   amount: sellAmountSchema,
   /** true: `amount` is a percent (0 < amount ≤ 100) of each wallet's balance. */
   isPercentage: z.boolean().default(false),
+  /**
+   * The floor: each sale reverts rather than fetch less than its simulated proceeds less this
+   * many basis points (500 = 5%).
+   */
+  slippageBps: z
+    .number()
+    .int("must be a whole number of basis points")
+    .min(SELL_SLIPPAGE_BPS.min, "must be at least 10 basis points (0.1%)")
+    .max(SELL_SLIPPAGE_BPS.max, "must be at most 5000 basis points (50%)")
+    .default(SELL_SLIPPAGE_BPS.default),
+  route: z.enum(SELL_ROUTES).default("bundle"),
 };
 
 /** One transaction a sell sent, or the reason a wallet sent none. */
@@ -145,6 +169,12 @@ export const sellTransactionSchema = z.object({
   /** pending: sent, poll `/bundle/tx/status`; failed: nothing was sent for this wallet. */
   status: z.enum(["pending", "failed"]),
   error: z.string().nullable(),
+  /** How it went out (or would have): in a bundle to the builders, or to the public pool. */
+  route: z.enum(SELL_ROUTES),
+  /** A sale's floor, BNB: it reverts rather than fetch less. null for an approval or a failure. */
+  minOut: bnbValueSchema.nullable(),
+  /** What the simulation said the sale fetches, BNB (after the launchpad's fee); null likewise. */
+  expectedOut: bnbValueSchema.nullable(),
 });
 export type SellTransaction = z.infer<typeof sellTransactionSchema>;
 
@@ -169,6 +199,11 @@ export const sellWalletsRoute = defineRoute({
     transactions: z.array(sellTransactionSchema),
     /** Tokens sold in all, for display. */
     totalTokens: z.string(),
+    /**
+     * Bundles the sells went out in, each for its own consecutive block (0 when public or
+     * nothing was sent): more sells than a builder takes in one bundle are split.
+     */
+    bundles: z.number().int().min(0),
   }),
 });
 
@@ -184,6 +219,8 @@ export const sellDeveloperRoute = defineRoute({
     transaction: sellTransactionSchema,
     /** An approval that had to go first, when one did. */
     transactions: z.array(sellTransactionSchema),
+    /** Bundles the sell went out in: 1, or 0 when public or nothing was sent. */
+    bundles: z.number().int().min(0),
   }),
 });
 

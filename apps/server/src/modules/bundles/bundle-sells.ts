@@ -19,7 +19,19 @@ type Step = "approve" | "sell";
 
 const failed = (address: Address, error: string): SellOutcome => ({
   address,
-  transactions: [{ hash: null, from: address, amount: "0", kind: "sell", status: "failed", error }],
+  transactions: [
+    {
+      hash: null,
+      from: address,
+      amount: "0",
+      kind: "sell",
+      status: "failed",
+      error,
+      route: "public",
+      minOut: null,
+      expectedOut: null,
+    },
+  ],
   sold: 0n,
 });
 
@@ -155,6 +167,9 @@ const replayedSell = (approval: TxRow | undefined, sale: TxRow, amount?: bigint)
     kind,
     status: "pending",
     error: null,
+    route: "public",
+    minOut: null,
+    expectedOut: null,
   });
   return {
     address: from,

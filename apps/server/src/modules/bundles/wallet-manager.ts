@@ -40,6 +40,7 @@ export class WalletManager {
     return {
       transactions: outcomes.flatMap((o) => o.transactions),
       totalTokens: formatTokens(outcomes.reduce((sum, o) => sum + o.sold, 0n)),
+      bundles: 0,
     };
   }
 
@@ -57,7 +58,7 @@ export class WalletManager {
     const transactions = outcome?.transactions ?? [];
     const sale = transactions.at(-1);
     if (!sale) throw new Error("the developer sell answered nothing");
-    return { transaction: sale, transactions: transactions.slice(0, -1) };
+    return { transaction: sale, transactions: transactions.slice(0, -1), bundles: 0 };
   }
 
   async empty(
