@@ -14,6 +14,7 @@ export * from "./api/field-labels.ts";
 export * from "./api/launch.ts";
 export * from "./api/meta.ts";
 export * from "./api/money.ts";
+export * from "./api/pnl.ts";
 export * from "./api/price.ts";
 export * from "./api/referral.ts";
 export * from "./api/tx.ts";

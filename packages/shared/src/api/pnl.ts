@@ -1,0 +1,176 @@
+import { z } from "zod";
+import { defineRoute } from "./common.ts";
+import { labelled } from "./field-labels.ts";
+import { addressSchema } from "./money.ts";
+
+/** Wei as a decimal string; P&L figures (realized, unrealized) may be negative. */
+const signedWeiSchema = z.string().regex(/^-?\d+$/);
+/** Wei or token units: a whole, non-negative decimal string. */
+const weiSchema = z.string().regex(/^\d+$/);
+
+/** What a ledger line is: costs, proceeds, or (`opening`) a wallet's balance before the launch. */
+export const PNL_KINDS = [
+  "create-fee",
+  "dev-buy",
+  "buy",
+  "tip",
+  "gas",
+  "trading-fee",
+  "sale",
+  "empty",
+  "dispersal-cost",
+  "launch-fee",
+  "opening",
+] as const;
+export type PnlKind = (typeof PNL_KINDS)[number];
+
+/** Kinds that are proceeds (BNB that came back to the user); every other kind but `opening` is a cost. */
+export const PNL_PROCEEDS_KINDS: readonly PnlKind[] = ["sale", "empty"];
+
+/**
+ * Who a ledger line belongs to: the developer (deployer) wallet and the bundle's wallets have
+ * rows of their own; the rest (`tip-payer`, `deployer` for the creation fee, `platform` for the
+ * launch fee, `dispersal` for the disperser's hops) are shared lines of the totals.
+ */
+export const PNL_ROLES = [
+  "developer",
+  "bundle",
+  "deployer",
+  "tip-payer",
+  "platform",
+  "dispersal",
+] as const;
+export type PnlRole = (typeof PNL_ROLES)[number];
+
+/** The bundle's whole figures, wei. */
+export const pnlTotalsSchema = z.object({
+  /** Every cost: buys, fees, gas, tips, the creation and launch fees, dispersal costs. */
+  costWei: weiSchema,
+  /** Every sale's proceeds and every BNB an empty moved out. */
+  proceedsWei: weiSchema,
+  /** Proceeds less the average cost of the tokens sold. */
+  realizedWei: signedWeiSchema,
+  /** The curve's (or the pool's) price × every wallet's tokens. */
+  markWei: weiSchema,
+  /** What selling every wallet's tokens in one block would return now (one simulation). */
+  exitWei: weiSchema,
+  /** exitWei less the average cost of the tokens still held. */
+  unrealizedExitWei: signedWeiSchema,
+});
+export type PnlTotals = z.infer<typeof pnlTotalsSchema>;
+
+/** One wallet's own figures: only what it paid and received itself. */
+export const pnlWalletSchema = z.object({
+  address: addressSchema,
+  role: z.enum(["developer", "bundle"]),
+  costWei: weiSchema,
+  proceedsWei: weiSchema,
+  /** Tokens held now (smallest units). */
+  tokens: weiSchema,
+  /** What this wallet's sale returns in the one-block exit simulation. */
+  exitWei: weiSchema,
+});
+export type PnlWallet = z.infer<typeof pnlWalletSchema>;
+
+/** A cost paid for the bundle by someone other than its wallets (creation fee, tips, ...). */
+export const pnlLineSchema = z.object({
+  kind: z.enum(PNL_KINDS),
+  role: z.enum(PNL_ROLES),
+  /** Who paid it. */
+  address: addressSchema,
+  wei: weiSchema,
+  /** The transaction it comes from (null for a figure that is not one transaction's). */
+  txHash: z.string().nullable(),
+  block: z.string(),
+});
+export type PnlLine = z.infer<typeof pnlLineSchema>;
+
+/** A wallet whose chain balance differs from what the ledger says it should hold. */
+export const pnlDriftSchema = z.object({
+  address: addressSchema,
+  /** Opening balance − costs + sales − empties, by the ledger. */
+  ledgerWei: signedWeiSchema,
+  /** The chain's balance now. */
+  chainWei: weiSchema,
+  /** |chain − ledger| / ledger × 100, two decimals. */
+  percent: z.number(),
+  /** Over 0.1%: a transfer the app did not make. */
+  flagged: z.boolean(),
+});
+export type PnlDrift = z.infer<typeof pnlDriftSchema>;
+
+const pnlQuery = labelled(z.object({ address: addressSchema }), { address: "Token address" });
+
+/** `GET /bundle/pnl?address=`: a launched bundle's cost, proceeds and worth, from its ledger. */
+export const bundlePnlRoute = defineRoute({
+  method: "GET",
+  path: "/api/bundle/pnl",
+  access: "user",
+  query: pnlQuery,
+  owned: [{ in: "query", field: "address", object: "bundle" }],
+  body: undefined,
+  response: z.object({
+    success: z.literal(true),
+    totals: pnlTotalsSchema,
+    wallets: z.array(pnlWalletSchema),
+    /** The shared cost lines: creation fee, tips, launch fee, dispersal costs. */
+    lines: z.array(pnlLineSchema),
+    /** Every wallet's reconciliation; `flagged` ones drifted over 0.1%. */
+    drift: z.array(pnlDriftSchema),
+    /** USD per BNB, as the app reads it elsewhere (null when the price is unavailable). */
+    bnbUsd: z.number().nullable(),
+    /** The block the exit value and balances were read at. */
+    asOfBlock: z.string(),
+  }),
+});
+
+/** One point of the P&L chart: the running figures after a ledger event. */
+export const pnlPointSchema = z.object({
+  block: z.string(),
+  /** ISO time of the block. */
+  at: z.string(),
+  costWei: weiSchema,
+  proceedsWei: weiSchema,
+  /** The exit value recorded when the event was appended (null when none was); the last point's is now's. */
+  exitWei: weiSchema.nullable(),
+});
+export type PnlPoint = z.infer<typeof pnlPointSchema>;
+
+/** `GET /bundle/pnl/history?address=`: the chart's points, a point per block with ledger events. */
+export const bundlePnlHistoryRoute = defineRoute({
+  method: "GET",
+  path: "/api/bundle/pnl/history",
+  access: "user",
+  query: pnlQuery,
+  owned: [{ in: "query", field: "address", object: "bundle" }],
+  body: undefined,
+  response: z.object({ success: z.literal(true), points: z.array(pnlPointSchema) }),
+});
+
+/**
+ * `GET /bundle/pnl.csv?address=`: the ledger as CSV (text/csv; a header row, then one line per
+ * entry: block, time, tx hash, log index, kind, role, wallet, wei, BNB, tokens).
+ */
+export const bundlePnlCsvRoute = defineRoute({
+  method: "GET",
+  path: "/api/bundle/pnl.csv",
+  access: "user",
+  query: pnlQuery,
+  owned: [{ in: "query", field: "address", object: "bundle" }],
+  body: undefined,
+  response: z.string(),
+});
+
+/** The CSV's header row, in column order. */
+export const PNL_CSV_COLUMNS = [
+  "block",
+  "time",
+  "tx_hash",
+  "log_index",
+  "kind",
+  "role",
+  "wallet",
+  "wei",
+  "bnb",
+  "tokens",
+] as const;
