@@ -24,8 +24,21 @@ export const PNL_KINDS = [
 ] as const;
 export type PnlKind = (typeof PNL_KINDS)[number];
 
-/** Kinds that are proceeds (BNB that came back to the user); every other kind but `opening` is a cost. */
-export const PNL_PROCEEDS_KINDS: readonly PnlKind[] = ["sale", "empty"];
+/**
+ * Kinds that are costs. `sale` is proceeds; `empty` (BNB a wallet sent back to the user) and
+ * `opening` (a wallet's balance before the launch) are neither: an empty moves the user's own
+ * money, sales and unspent funding alike, so counting it as proceeds would count its sales twice.
+ */
+export const PNL_COST_KINDS: readonly PnlKind[] = [
+  "create-fee",
+  "dev-buy",
+  "buy",
+  "tip",
+  "gas",
+  "trading-fee",
+  "dispersal-cost",
+  "launch-fee",
+];
 
 /**
  * Who a ledger line belongs to: the developer (deployer) wallet and the bundle's wallets have
@@ -46,8 +59,10 @@ export type PnlRole = (typeof PNL_ROLES)[number];
 export const pnlTotalsSchema = z.object({
   /** Every cost: buys, fees, gas, tips, the creation and launch fees, dispersal costs. */
   costWei: weiSchema,
-  /** Every sale's proceeds and every BNB an empty moved out. */
+  /** Every sale's proceeds (before its trading fee, which is a cost). */
   proceedsWei: weiSchema,
+  /** BNB the wallets' empties sent back to the user (their own money: not proceeds). */
+  emptiedWei: weiSchema,
   /** Proceeds less the average cost of the tokens sold. */
   realizedWei: signedWeiSchema,
   /** The curve's (or the pool's) price × every wallet's tokens. */
@@ -65,6 +80,8 @@ export const pnlWalletSchema = z.object({
   role: z.enum(["developer", "bundle"]),
   costWei: weiSchema,
   proceedsWei: weiSchema,
+  /** BNB its empties sent out. */
+  emptiedWei: weiSchema,
   /** Tokens held now (smallest units). */
   tokens: weiSchema,
   /** What this wallet's sale returns in the one-block exit simulation. */
@@ -76,11 +93,12 @@ export type PnlWallet = z.infer<typeof pnlWalletSchema>;
 export const pnlLineSchema = z.object({
   kind: z.enum(PNL_KINDS),
   role: z.enum(PNL_ROLES),
-  /** Who paid it. */
-  address: addressSchema,
+  /** Who paid it; null for a line that adds up many payers (the dispersal's hop wallets). */
+  address: addressSchema.nullable(),
   wei: weiSchema,
-  /** The transaction it comes from (null for a figure that is not one transaction's). */
+  /** The transaction it comes from; null when the line adds up several. */
   txHash: z.string().nullable(),
+  /** The (first) block it was paid in. */
   block: z.string(),
 });
 export type PnlLine = z.infer<typeof pnlLineSchema>;
@@ -88,11 +106,11 @@ export type PnlLine = z.infer<typeof pnlLineSchema>;
 /** A wallet whose chain balance differs from what the ledger says it should hold. */
 export const pnlDriftSchema = z.object({
   address: addressSchema,
-  /** Opening balance − costs + sales − empties, by the ledger. */
+  /** What the ledger says it holds: its balance before the launch − costs + sales − empties. */
   ledgerWei: signedWeiSchema,
   /** The chain's balance now. */
   chainWei: weiSchema,
-  /** |chain − ledger| / ledger × 100, two decimals. */
+  /** |chain − ledger| as a percent of the ledger's figure (of 1 wei when it is 0), two decimals. */
   percent: z.number(),
   /** Over 0.1%: a transfer the app did not make. */
   flagged: z.boolean(),
