@@ -86,11 +86,12 @@ export const scanNewTransfers = async <
     await cursors.set(name, head + 1n);
     return head + 1n;
   }
-  let from = await cursors.get(name);
-  if (from === undefined) {
-    from = head + 1n;
-    for (const t of targets) if (t.scanFromBlock < from) from = t.scanFromBlock;
-  }
+  // Blocks before every target's first are of no interest: a cursor left behind (the pass did
+  // not run while nothing was watched) starts there, not at the blocks in between.
+  let earliest = head + 1n;
+  for (const t of targets) if (t.scanFromBlock < earliest) earliest = t.scanFromBlock;
+  const cursor = await cursors.get(name);
+  const from = cursor === undefined || cursor < earliest ? earliest : cursor;
   if (from > head) return from;
   const byAddress = new Map(targets.map((t) => [t.address.toLowerCase(), t]));
   const scan = await scanIncomingTransfers(scanner.rpcUrl, new Set(byAddress.keys()), from, head);

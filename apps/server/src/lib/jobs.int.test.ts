@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client.ts";
@@ -78,6 +79,25 @@ describe("the job engine", () => {
     await b.announceBlock(7);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(runs.sort()).toEqual(["per-block-a:7", "per-block-b:7"]);
+  });
+
+  it("sends a per-block pass a job only on the blocks where its due condition holds", async () => {
+    const jobs = await engine();
+    await database.db.execute(sql`create table gate (open boolean not null)`);
+    const runs: string[] = [];
+    for (const name of ["always", "gated"]) {
+      await jobs.queue<{ blockNumber: number }>(perBlockQueue(name), async (data) => {
+        runs.push(`${name}:${data.blockNumber}`);
+      });
+    }
+    jobs.eachBlock("always");
+    jobs.eachBlock("gated", () => sql`exists (select 1 from gate where open)`);
+
+    expect(await jobs.announceBlock(1)).toEqual(["always"]);
+    await database.db.execute(sql`insert into gate values (true)`);
+    expect(await jobs.announceBlock(2)).toEqual(["always", "gated"]);
+    await until(() => runs.length === 3);
+    expect(runs.sort()).toEqual(["always:1", "always:2", "gated:2"]);
   });
 
   it("hands a pass left active by a process that died to the next process at once, not when it expires", async () => {

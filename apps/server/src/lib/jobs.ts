@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import PgBoss from "pg-boss";
 import { type Db, type JobStore, type Tx, txExecutor } from "../db/client.ts";
 
@@ -75,7 +76,17 @@ export const perBlockQueue = (name: string, expireInSeconds = 30): QueueSpec => 
   expireInSeconds,
 });
 
+/**
+ * Whether a per-block pass has anything to do: a boolean SQL expression over the app's own
+ * tables (`exists (select 1 from ... where ...)`, the same condition the pass selects its work
+ * by), read on every block for every pass in one statement. A pass whose condition is false
+ * gets no job that block: an idle server asks one query a block instead of a job's insert,
+ * fetch and completion and the pass's own reads for each pass.
+ */
+export type DueWhen = () => SQL;
+
 const SCHEMA = "pgboss";
+const dialect = new PgDialect();
 const STATELY_BUSY = /job_i3/;
 
 /** A stable id for one queue's job of one block: every process that sees it sends the same. */
@@ -97,7 +108,7 @@ const blockJobId = (queue: string, blockNumber: number): string => {
  */
 export class JobEngine {
   private readonly workers = new Map<string, string[]>();
-  private readonly perBlock: string[] = [];
+  private readonly perBlock: Array<{ name: string; due?: DueWhen }> = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private stopped = false;
 
@@ -219,17 +230,28 @@ export class JobEngine {
     return job ? { state: job.state, startedOn: job.startedOn ?? null } : null;
   }
 
-  /** Sends one job to each of these queues on every new block (declare them with `queue`). */
-  eachBlock(name: string): void {
-    if (!this.perBlock.includes(name)) this.perBlock.push(name);
+  /**
+   * Sends one job to this queue on every new block (declare it with `queue`); with `due`, only
+   * on the blocks where `due` holds.
+   */
+  eachBlock(name: string, due?: DueWhen): void {
+    if (!this.perBlock.some((pass) => pass.name === name))
+      this.perBlock.push(due ? { name, due } : { name });
   }
 
-  /** Declares a per-block pass (`perBlockQueue`) and runs `pass` for it here, on each block. */
-  async onEachBlock(spec: QueueSpec, pass: () => Promise<unknown>): Promise<string[]> {
+  /**
+   * Declares a per-block pass (`perBlockQueue`) and runs `pass` for it here, on each block where
+   * `due` (when given) says there is work.
+   */
+  async onEachBlock(
+    spec: QueueSpec,
+    pass: () => Promise<unknown>,
+    due?: DueWhen,
+  ): Promise<string[]> {
     const ids = await this.queue(spec, async () => {
       await pass();
     });
-    this.eachBlock(spec.name);
+    this.eachBlock(spec.name, due);
     return ids;
   }
 
@@ -252,20 +274,40 @@ export class JobEngine {
   }
 
   /**
-   * A new block was seen: one job of it for each per-block queue, however many processes saw
-   * it, in one statement (a job per block and queue costs a database round trip each, which
-   * on the embedded database is the server's own CPU).
+   * A new block was seen: one job of it for each per-block queue that has work, however many
+   * processes saw it, in one statement (a job per block and queue costs a database round trip
+   * each, which on the embedded database is the server's own CPU). Answers the queues sent.
    */
-  async announceBlock(blockNumber: number): Promise<void> {
-    if (this.perBlock.length === 0) return;
+  async announceBlock(blockNumber: number): Promise<string[]> {
+    const due = await this.duePasses();
+    if (due.length === 0) return [];
     await this.boss.insert(
-      this.perBlock.map((name) => ({
+      due.map((name) => ({
         name,
         id: blockJobId(name, blockNumber),
         data: { blockNumber },
       })),
     );
-    for (const name of this.perBlock) this.wake(name);
+    for (const name of due) this.wake(name);
+    return due;
+  }
+
+  /** The per-block queues with work now: every `due` asked in one statement. */
+  private async duePasses(): Promise<string[]> {
+    const gated = this.perBlock.flatMap((pass) => (pass.due ? [pass.due] : []));
+    if (gated.length === 0) return this.perBlock.map((pass) => pass.name);
+    const query = dialect.sqlToQuery(
+      sql`select ${sql.join(
+        gated.map((due, i) => sql`(${due()}) as ${sql.identifier(`due${i}`)}`),
+        sql`, `,
+      )}`,
+    );
+    const { rows } = await this.boss.getDb().executeSql(query.sql, query.params);
+    const answers = (rows[0] ?? {}) as Record<string, boolean>;
+    let i = 0;
+    return this.perBlock
+      .filter((pass) => !pass.due || answers[`due${i++}`] === true)
+      .map((pass) => pass.name);
   }
 
   /** Stops fetching, waits a little for running handlers, and closes the pool. */

@@ -1,5 +1,6 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 import type { BumperEngine } from "./bumper.engine.ts";
+import { bumperDue } from "./bumper.repository.ts";
 
 /**
  * Each block: every bumper that is due, or has a bump on its way, moves one step (see
@@ -10,5 +11,5 @@ import type { BumperEngine } from "./bumper.engine.ts";
 export const BUMPER_TICK: QueueSpec = perBlockQueue("bumper-tick");
 
 export const workBumperJobs = async (jobs: JobEngine, engine: BumperEngine): Promise<void> => {
-  await jobs.onEachBlock(BUMPER_TICK, () => engine.tick());
+  await jobs.onEachBlock(BUMPER_TICK, () => engine.tick(), bumperDue);
 };

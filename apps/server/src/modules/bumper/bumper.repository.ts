@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bumpers, bumperWallets, bumps } from "../../db/schema.ts";
 
@@ -47,6 +47,12 @@ const fromJsonBump = (b: JsonBump): ViewBump => ({
   createdAt: new Date(b.createdAt),
   doneAt: b.doneAt === null ? null : new Date(b.doneAt),
 });
+
+const isDue = (now: Date) => and(eq(bumpers.status, "active"), lte(bumpers.nextBumpAt, now));
+
+/** The bumper pass has work: a bumper is due for its next bump, or a bump is on its way. */
+export const bumperDue = (): SQL =>
+  sql`(exists (select 1 from ${bumpers} where ${isDue(new Date())}) or exists (select 1 from ${bumps} where ${bumps.status} in ('trading', 'moving')))`;
 
 export class BumperRepository {
   constructor(readonly db: Db) {}
@@ -186,7 +192,7 @@ export class BumperRepository {
       .from(bumpers)
       .where(
         or(
-          and(eq(bumpers.status, "active"), lte(bumpers.nextBumpAt, now)),
+          isDue(now),
           sql`exists (select 1 from ${bumps} where ${bumps.bumperId} = ${bumpers.id} and ${bumps.status} in ('trading', 'moving'))`,
         ),
       );

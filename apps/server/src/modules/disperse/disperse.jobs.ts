@@ -1,5 +1,6 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
 import type { DisperseEngine } from "./disperse.engine.ts";
+import { disperseDue } from "./disperse.repository.ts";
 
 /**
  * Each block: every dispersal moves one step (funding noticed, the next hop of every chain
@@ -10,5 +11,5 @@ import type { DisperseEngine } from "./disperse.engine.ts";
 export const DISPERSE_STEP: QueueSpec = perBlockQueue("disperse-step");
 
 export const workDisperseJobs = async (jobs: JobEngine, engine: DisperseEngine): Promise<void> => {
-  await jobs.onEachBlock(DISPERSE_STEP, () => engine.tick());
+  await jobs.onEachBlock(DISPERSE_STEP, () => engine.tick(), disperseDue);
 };

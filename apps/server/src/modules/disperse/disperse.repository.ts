@@ -1,5 +1,5 @@
 import type { DispersalStatus } from "@bundler/shared";
-import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { dispersalDeposits, dispersalLegs, dispersals } from "../../db/schema.ts";
 import type { Credit } from "../../lib/deposit-credit.ts";
@@ -15,6 +15,18 @@ export type ViewDeposit = Pick<DepositRow, "from" | "refundable" | "heldReason">
 export const MOVING: DispersalStatus[] = ["sending", "processing"];
 /** How long a closed dispersal's receiver is still watched for late transfers. */
 const LATE_WATCH = sql`now() - interval '7 days'`;
+
+/** Still watched: not final, holding money not yet settled, or closed less than a week ago. */
+const isWatched = () =>
+  or(
+    inArray(dispersals.status, ["pending", ...MOVING]),
+    isNull(dispersals.settledAt),
+    gt(dispersals.createdAt, LATE_WATCH),
+  );
+
+/** The dispersal pass has work: a dispersal's receiver is still watched. */
+export const disperseDue = (): SQL =>
+  sql`exists (select 1 from ${dispersals} where ${isWatched()})`;
 
 export class DisperseRepository {
   constructor(readonly db: Db) {}
@@ -101,13 +113,7 @@ export class DisperseRepository {
         scanFromBlock: dispersals.scanFromBlock,
       })
       .from(dispersals)
-      .where(
-        or(
-          inArray(dispersals.status, ["pending", ...MOVING]),
-          isNull(dispersals.settledAt),
-          gt(dispersals.createdAt, LATE_WATCH),
-        ),
-      );
+      .where(isWatched());
   }
 
   /** The dispersals that need a look: pending, moving, or closed with money not yet settled. */

@@ -1,5 +1,6 @@
 import type { ReleaseLock } from "../../db/client.ts";
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import { adoptDue } from "./launch.repository.ts";
 
 /**
  * Launch work is retried for a long while (a handler whose launch is held elsewhere throws,
@@ -74,7 +75,7 @@ export const workLaunchJobs = async (jobs: JobEngine, launches: LaunchHandlers):
     ...(await jobs.queue<DelayedBuyJobData>(DELAYED_BUY_DUE, (data) =>
       launches.handleDelayedBuy(data.id),
     )),
-    ...(await jobs.onEachBlock(LAUNCH_ADOPT, () => launches.adopt())),
+    ...(await jobs.onEachBlock(LAUNCH_ADOPT, () => launches.adopt(), adoptDue)),
   ];
   launches.onStop(() => jobs.offWork(ids));
 };

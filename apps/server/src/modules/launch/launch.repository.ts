@@ -1,4 +1,4 @@
-import { and, eq, lte, notExists, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, notExists, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { chainTxs, delayedBuys, drafts, launches, launchJobs } from "../../db/schema.ts";
 import type { DbOrTx } from "../transactions/transactions.repository.ts";
@@ -6,6 +6,13 @@ import type { DbOrTx } from "../transactions/transactions.repository.ts";
 export type LaunchJobRow = typeof launchJobs.$inferSelect;
 export type DelayedBuyRow = typeof delayedBuys.$inferSelect;
 type DraftRow = typeof drafts.$inferSelect;
+
+/**
+ * The adoption pass has work: a launch is running (its process may have died) or a delayed buy
+ * is scheduled or running.
+ */
+export const adoptDue = (): SQL =>
+  sql`(exists (select 1 from ${launchJobs} where ${eq(launchJobs.status, "running")}) or exists (select 1 from ${delayedBuys} where ${inArray(delayedBuys.status, ["scheduled", "running"])}))`;
 
 export class LaunchRepository {
   constructor(readonly db: Db) {}

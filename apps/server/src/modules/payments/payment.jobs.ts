@@ -1,4 +1,5 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import { paymentWatchDue } from "./payment.repository.ts";
 import type { PaymentWatcher } from "./payment.watcher.ts";
 
 /**
@@ -8,5 +9,5 @@ import type { PaymentWatcher } from "./payment.watcher.ts";
 export const PAYMENT_WATCH: QueueSpec = perBlockQueue("payment-watch");
 
 export const workPaymentJobs = async (jobs: JobEngine, watcher: PaymentWatcher): Promise<void> => {
-  await jobs.onEachBlock(PAYMENT_WATCH, () => watcher.tick());
+  await jobs.onEachBlock(PAYMENT_WATCH, () => watcher.tick(), paymentWatchDue);
 };

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { drafts, paymentDeposits, payments } from "../../db/schema.ts";
 import type { Credit } from "../../lib/deposit-credit.ts";
@@ -11,6 +11,18 @@ export type PaymentCredited = (tx: Tx, payment: PaymentRow) => Promise<void>;
 
 /** How long a closed payment address is still scanned for late transfers. */
 export const LATE_WATCH_MS = 7 * 24 * 3600 * 1000;
+
+/** Still watched: open, holding money not yet settled, or closed less than a week ago. */
+const isWatched = () =>
+  or(
+    eq(payments.status, "open"),
+    isNull(payments.settledAt),
+    gt(payments.createdAt, new Date(Date.now() - LATE_WATCH_MS)),
+  );
+
+/** The payment watcher has work: a payment address is still watched. */
+export const paymentWatchDue = (): SQL =>
+  sql`exists (select 1 from ${payments} where ${isWatched()})`;
 
 export class PaymentRepository {
   constructor(readonly db: Db) {}
@@ -126,13 +138,7 @@ export class PaymentRepository {
     return this.db
       .select({ id: payments.id, address: payments.address, scanFromBlock: payments.scanFromBlock })
       .from(payments)
-      .where(
-        or(
-          eq(payments.status, "open"),
-          isNull(payments.settledAt),
-          gt(payments.createdAt, new Date(Date.now() - LATE_WATCH_MS)),
-        ),
-      );
+      .where(isWatched());
   }
 
   /** The payments that need a look this pass: open, or holding money not yet settled. */

@@ -1,4 +1,5 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import { payoutsDue } from "./referral.repository.ts";
 import type { ReferralPayouts } from "./referral-payouts.ts";
 
 /**
@@ -11,5 +12,5 @@ export const workReferralJobs = async (
   jobs: JobEngine,
   payouts: ReferralPayouts,
 ): Promise<void> => {
-  await jobs.onEachBlock(REFERRAL_PAYOUTS, () => payouts.tick());
+  await jobs.onEachBlock(REFERRAL_PAYOUTS, () => payouts.tick(), payoutsDue);
 };

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { referralClaims, referralCodes, referralRewards, users } from "../../db/schema.ts";
 
@@ -27,6 +27,18 @@ const movePending = (tx: Tx, claim: ClaimRow, to: "claimed" | "claimable") =>
       [to]: sql`${referralCodes[to]} + ${claim.amount}`,
     })
     .where(eq(referralCodes.userId, claim.userId));
+
+/** A pending claim with a payout asked for and not known to have failed. */
+const isPayoutInFlight = () =>
+  and(
+    eq(referralClaims.status, "pending"),
+    sql`${referralClaims.payoutAttempts} > 0`,
+    isNull(referralClaims.reason),
+  );
+
+/** The payout pass has work: a payout is on its way. */
+export const payoutsDue = (): SQL =>
+  sql`exists (select 1 from ${referralClaims} where ${isPayoutInFlight()})`;
 
 export class ReferralRepository {
   constructor(readonly db: Db) {}
@@ -267,16 +279,7 @@ export class ReferralRepository {
 
   /** Pending claims with a payout asked for and not known to have failed: the job's work. */
   async payoutsInFlight(): Promise<ClaimRow[]> {
-    return this.db
-      .select()
-      .from(referralClaims)
-      .where(
-        and(
-          eq(referralClaims.status, "pending"),
-          sql`${referralClaims.payoutAttempts} > 0`,
-          isNull(referralClaims.reason),
-        ),
-      );
+    return this.db.select().from(referralClaims).where(isPayoutInFlight());
   }
 
   /** Every referral balance summed: what the admin stats show. */
