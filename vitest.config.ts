@@ -26,10 +26,17 @@ export default defineConfig({
     // Two files at a time on this 2-core machine (vitest's default is cores - 1): most of a
     // test's time is waiting for a block, a server or a browser, not computing.
     maxWorkers: 2,
+    // `isolate: false` (unit, web, integration, postgres): a worker runs its files in one module
+    // graph (vitest's default gives each file a fresh one): most of a unit, web or integration file's time here was importing the server's or
+    // the web app's modules again, file after file. On 2026-11-28 the unit project took 33 s
+    // instead of 140 s, web 47 s instead of 128 s, integration 5.6 min instead of about 8.5.
+    // Files still get their own database, chain and jsdom document; the e2e and reliability
+    // files, which start servers and browsers, keep their own graph.
     projects: [
       {
         test: {
           name: "unit",
+          isolate: false,
           include: [
             "packages/*/src/**/*.test.ts",
             "apps/*/src/**/*.test.ts",
@@ -42,6 +49,7 @@ export default defineConfig({
       {
         test: {
           name: "web",
+          isolate: false,
           include: ["apps/web/src/**/*.test.tsx"],
           environment: "jsdom",
           setupFiles: ["./apps/web/src/testing/setup.ts"],
@@ -51,6 +59,7 @@ export default defineConfig({
       {
         test: {
           name: "integration",
+          isolate: false,
           include: ["packages/*/src/**/*.int.test.ts", "apps/*/src/**/*.int.test.ts"],
           environment: "node",
           globalSetup: ["./scripts/test-global-setup.ts"],
@@ -65,6 +74,7 @@ export default defineConfig({
         // every integration file a second time.
         test: {
           name: "postgres",
+          isolate: false,
           include: POSTGRES_FILES,
           environment: "node",
           globalSetup: ["./scripts/test-global-setup.ts"],
