@@ -26,12 +26,13 @@ export default defineConfig({
     // Two files at a time on this 2-core machine (vitest's default is cores - 1): most of a
     // test's time is waiting for a block, a server or a browser, not computing.
     maxWorkers: 2,
-    // `isolate: false` (unit, web, integration, postgres): a worker runs its files in one module
-    // graph (vitest's default gives each file a fresh one): most of a unit, web or integration file's time here was importing the server's or
-    // the web app's modules again, file after file. On 2026-11-28 the unit project took 33 s
-    // instead of 140 s, web 47 s instead of 128 s, integration 5.6 min instead of about 8.5.
-    // Files still get their own database, chain and jsdom document; the e2e and reliability
-    // files, which start servers and browsers, keep their own graph.
+    // `isolate: false` (unit, web, integration, postgres): a worker runs its files in one
+    // module graph (vitest's default gives each file a fresh one); most of a file's time here
+    // was importing the server's or the web app's modules again, file after file. On
+    // 2026-11-28 the unit project took 33 s instead of 140 s, web 47 s instead of 128 s,
+    // integration 5.6 min instead of about 8.5. Files still get their own database, chain and
+    // jsdom document; the e2e and reliability files, which start servers and browsers, keep
+    // their own graph.
     projects: [
       {
         test: {
