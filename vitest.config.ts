@@ -72,7 +72,7 @@ export default defineConfig({
         // The Postgres pass (`.ci/run`, DATABASE_URL set): the integration files whose SQL the two
         // databases treat differently (locks, LISTEN/NOTIFY, pools, several processes: the job
         // engine, the transaction manager, the repositories' races, scale-out, crashes), not
-        // every integration file a second time.
+        // every integration file a second time; two files at a time, each on a database of its own.
         test: {
           name: "postgres",
           isolate: false,
@@ -81,7 +81,6 @@ export default defineConfig({
           globalSetup: ["./scripts/test-global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
       {
