@@ -17,7 +17,7 @@ import {LaunchToken} from "./LaunchToken.sol";
 /// the args' creator), "Request" (request id used before), "Value" (msg.value is not what the
 /// call requires), "Token" (not a token of this launchpad), "TO" (trading over, or not open
 /// yet), "ZA" (zero amount), "GW" (amount not a multiple of 1 gwei), "Slippage", "More BNB",
-/// "Send" (a BNB transfer failed).
+/// "FR" (a router sell's fee rate above 5%), "Send" (a BNB transfer failed).
 contract LaunchpadManager is Ownable, ReentrancyGuard {
     struct TokenState {
         address creator;
@@ -38,6 +38,8 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
 
     address private constant DEAD = 0x000000000000000000000000000000000000dEaD;
     uint256 public constant MAX_TRADING_FEE_RATE = 1_000;
+    /// @notice The router sell's fee cap, basis points: 5%.
+    uint256 public constant MAX_ROUTER_FEE_RATE = 500;
 
     IUniswapV2Router02 public immutable router;
     IUniswapV2Factory public immutable dexFactory;
@@ -161,6 +163,33 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
 
     /// @notice Sell `amount` tokens (approved to this contract) for proceeds minus the fee.
     function sellToken(address token, uint256 amount) external nonReentrant {
+        _sell(token, amount, 0, 0, address(0));
+    }
+
+    /// @notice four.meme's router variant: sells as above, then pays `feeRate` (basis points,
+    /// at most 5%) of what the sale fetches to `feeRecipient` and the rest to the seller,
+    /// reverting "Slippage" when the seller's part is below `minFunds`. `origin` is a
+    /// referrer tag four.meme records; it changes nothing here.
+    function sellToken(
+        uint256 origin,
+        address token,
+        uint256 amount,
+        uint256 minFunds,
+        uint256 feeRate,
+        address feeRecipient
+    ) external nonReentrant {
+        origin;
+        _sell(token, amount, minFunds, feeRate, feeRecipient);
+    }
+
+    function _sell(
+        address token,
+        uint256 amount,
+        uint256 minFunds,
+        uint256 feeRate,
+        address feeRecipient
+    ) private {
+        require(feeRate <= MAX_ROUTER_FEE_RATE, "FR");
         TokenState storage state = _openState(token);
         (uint256 proceeds, uint256 fee) = BondingCurve.sell(
             graduationFunds,
@@ -169,6 +198,8 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
             tradingFeeRate,
             minTradingFee
         );
+        uint256 routerFee = ((proceeds - fee) * feeRate) / 10_000;
+        require(proceeds - fee - routerFee >= minFunds, "Slippage");
         state.sold -= amount;
         state.funds -= proceeds;
         feesAccrued += fee;
@@ -183,7 +214,8 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
             BondingCurve.CURVE_SUPPLY - state.sold,
             state.funds
         );
-        _sendBnb(msg.sender, proceeds - fee);
+        _sendBnb(feeRecipient, routerFee);
+        _sendBnb(msg.sender, proceeds - fee - routerFee);
     }
 
     function setLaunchSigner(address launchSigner_) external onlyOwner {

@@ -15,6 +15,11 @@ const managerFunctions = [
   ["buyTokenAMAP(address token, address to, uint256 funds, uint256 minAmount)", "0x7f79f6df"],
   ["buyToken(address token, uint256 amount, uint256 maxFunds)", "0xe671499b"],
   ["sellToken(address token, uint256 amount)", "0xf464e7db"],
+  // The router variant: the reference gives its signature, keccak its selector.
+  [
+    "sellToken(uint256 origin, address token, uint256 amount, uint256 minFunds, uint256 feeRate, address feeRecipient)",
+    "0x06e7b98f",
+  ],
 ] as const;
 
 const helperFunctions = [
