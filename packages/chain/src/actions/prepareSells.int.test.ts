@@ -1,6 +1,8 @@
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
+  decodeFunctionData,
   type Hash,
   http,
   type LocalAccount,
@@ -134,6 +136,52 @@ describe("prepareSells", () => {
     expect(landed.blocks.size).toBe(1);
     expect(landed.statuses.every((s) => s === "success")).toBe(true);
     expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
+  });
+
+  it("signs each curve sale with its floor: the simulated proceeds less the slippage, as minFunds", async () => {
+    const token = await chain.createToken();
+    const [holder] = (await holders(token, 1)) as [LocalAccount];
+    const amount = await held(token, holder);
+    const { sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [{ address: holder.address, amount }],
+      slippageBps: 300n,
+    });
+    const sell = prepared(sells[0]);
+    expect(sell.minOut).toBe((sell.quote.amountOut * 9_700n) / 10_000n);
+    const call = decodeFunctionData({
+      abi: LaunchpadManagerArtifact.abi,
+      data: sell.sale.request.data,
+    });
+    expect(call.functionName).toBe("sellToken");
+    expect(call.args).toEqual([0n, token, amount, sell.minOut, 0n, holder.address]);
+  });
+
+  it("reverts a curve sale whose price fell past its floor before it landed, selling nothing", async () => {
+    const token = await chain.createToken();
+    const [seller, whale] = (await holders(token, 2, parseEther("1"))) as [
+      LocalAccount,
+      LocalAccount,
+    ];
+    const amount = await held(token, seller);
+    const { gasPrice, sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [{ address: seller.address, amount }],
+      slippageBps: 100n,
+    });
+    const sell = prepared(sells[0]);
+    // Another holder sells first: the price falls by far more than 1%.
+    await sellToken(chain.client, {
+      ...addresses(),
+      account: whale,
+      token,
+      amount: await held(token, whale),
+    });
+    const landed = await landTogether([seller], [sell], gasPrice);
+    expect(landed.statuses).toEqual(["success", "reverted"]);
+    expect(await held(token, seller)).toBe(amount);
   });
 
   it("answers a wallet holding none of the token with its reason and still prepares the others", async () => {

@@ -36,8 +36,9 @@ export interface PrepareSellsParameters {
   /** Who sells how many tokens, in the order the sells will land (each seller at most once). */
   sellers: ReadonlyArray<{ address: Address; amount: bigint }>;
   /**
-   * DEX only: less BNB than the simulation gave that still goes through, in basis points
-   * (default 500n). The curve's `sellToken(token, amount)` takes no minimum.
+   * Each sale's floor: less BNB than the simulation gave that still goes through, in basis
+   * points (default 500n, 5%). On the curve it is the router variant's `minFunds`, on the DEX
+   * `amountOutMin`: a price moved further against the seller reverts the sale.
    */
   slippageBps?: bigint;
   /** Overrides the node's gas price (wei). */
@@ -61,6 +62,8 @@ export interface PreparedSell {
   sale: PreparedCall;
   /** What this sell gets in the simulated block, after every sell before it; `amountIn` sold. */
   quote: TradeQuote;
+  /** The sale's floor, wei: `quote.amountOut` less the slippage; less than this reverts. */
+  minOut: bigint;
   /** BNB the approval and the sale may cost in gas at `gasPrice`. */
   gasCost: bigint;
 }
@@ -72,7 +75,11 @@ export interface PrepareSellsReturnType {
   sells: Array<PreparedSell | { address: Address; error: ChainError }>;
 }
 
-/** A sale's calldata: the curve's `sellToken(token, amount)`, or the DEX's `swapExactTokensForETH`. */
+/**
+ * A sale's calldata with its floor `minOut`: on the curve four.meme's router variant
+ * `sellToken(origin, token, amount, minFunds, feeRate, feeRecipient)` (no router fee: rate 0,
+ * the seller as recipient), on the DEX `swapExactTokensForETH` with `amountOutMin`.
+ */
 export const saleCallData = (
   route: TradeRoute,
   p: {
@@ -88,7 +95,7 @@ export const saleCallData = (
     ? encodeFunctionData({
         abi: LaunchpadManagerArtifact.abi,
         functionName: "sellToken",
-        args: [p.token, p.amount],
+        args: [0n, p.token, p.amount, p.minOut, 0n, p.seller],
       })
     : encodeFunctionData({
         abi: routerAbi,
@@ -101,10 +108,11 @@ export const saleCallData = (
  * whatever their number: one multicall (the token's route, every wallet's tokens, BNB and
  * allowances), one `eth_simulateV1` that runs every approval and sale in order in one block
  * (so each sell is priced after the ones before it, and an approval's sale is sized before
- * the approval exists), and the gas price. A wallet that cannot sell (no tokens, fewer than
- * asked, a revert, too little BNB for gas) gets its reason; the others are unaffected. A
- * caller with its own sender (a transaction manager) signs approval then sale at consecutive
- * nonces and sends them all together.
+ * the approval exists), and the gas price. Each sale carries a floor, its simulated proceeds
+ * less `slippageBps`, so a price moved against it reverts the sale instead of filling it
+ * lower. A wallet that cannot sell (no tokens, fewer than asked, a revert, too little BNB for
+ * gas) gets its reason; the others are unaffected. A caller with its own sender (a transaction
+ * manager) signs approval then sale at consecutive nonces and sends them all together.
  *
  * @example
  * const { sells } = await prepareSells(client, { launchpad, helper, router, weth, token, sellers });
@@ -207,7 +215,7 @@ export const prepareSells = async (
     const approvalCall = approved
       ? { request: { to: token, data: approval, value: 0n }, gas: withMargin(peakGasOf(approved)) }
       : null;
-    const minOut = route === "dex" ? minimumAfterSlippage(quote.amountOut, slippageBps) : 0n;
+    const minOut = minimumAfterSlippage(quote.amountOut, slippageBps);
     const sale = {
       request: { to: spender, data: saleData(p.address, p.amount, minOut), value: 0n },
       gas: withMargin(peakGasOf(sold)),
@@ -215,7 +223,7 @@ export const prepareSells = async (
     const gasCost = ((approvalCall?.gas ?? 0n) + sale.gas) * gasPrice;
     if (p.bnb < gasCost)
       return { address: p.address, error: new InsufficientFundsError(p.address, gasCost - p.bnb) };
-    return { address: p.address, approval: approvalCall, sale, quote, gasCost };
+    return { address: p.address, approval: approvalCall, sale, quote, minOut, gasCost };
   }
 
   /** What the simulated sale paid: the router's amounts on the DEX, TokenSale on the curve. */

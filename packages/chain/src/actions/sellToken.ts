@@ -17,8 +17,8 @@ export interface SellTokenParameters {
   /** Tokens to sell; on the curve rounded down to whole gwei units (the launchpad's `GW` rule). */
   amount: bigint;
   /**
-   * DEX only: less BNB than the simulated sale gets that still goes through, in basis points
-   * (default 500n). The curve's `sellToken(token, amount)` takes no minimum.
+   * Less BNB than the simulated sale gets that still goes through, in basis points (default
+   * 500n): the curve sale's `minFunds`, the DEX swap's `amountOutMin`.
    */
   slippageBps?: bigint;
   /** Overrides the node's gas price (wei). */
@@ -45,10 +45,11 @@ export interface PrepareSellReturnType extends PreparedSell {
 /**
  * Everything one sell needs before it is signed (prepareSells for one wallet, plus the chain id
  * and the pending nonce): the approval when the launchpad (or the router) may not yet spend the
- * tokens, the sale (`sellToken` on the curve, `swapExactTokensForETH` at least the simulated
- * BNB less the slippage on the DEX), their gas and the price. Throws InsufficientTokensError,
- * InsufficientFundsError (gas, with the shortfall) or SimulationRevertError before anything is
- * sent. A caller with its own sender (a transaction manager) signs and sends them.
+ * tokens, the sale (`sellToken` on the curve, `swapExactTokensForETH` on the DEX, each for at
+ * least the simulated BNB less the slippage), their gas and the price. Throws
+ * InsufficientTokensError, InsufficientFundsError (gas, with the shortfall) or
+ * SimulationRevertError before anything is sent. A caller with its own sender (a transaction
+ * manager) signs and sends them.
  *
  * @example
  * const { approval, sale, gasPrice, nonce } = await prepareSell(client, { account, launchpad, helper, router, weth, token, amount });
@@ -72,10 +73,10 @@ export const prepareSell = async (
 
 /**
  * Sells `token` for BNB and waits until it is mined: `sellToken` on the curve,
- * `swapExactTokensForETH` (at least the quote less the slippage) on the DEX once the token
- * graduated. When the launchpad (or the router) may not yet spend the tokens, an unlimited
- * `approve` goes first, as its own transaction at the pending nonce, and the sell follows
- * at the next. Throws InsufficientTokensError, InsufficientFundsError (gas, with the
+ * `swapExactTokensForETH` on the DEX once the token graduated, each for at least the quote
+ * less the slippage. When the launchpad (or the router) may not yet spend the tokens, an
+ * unlimited `approve` goes first, as its own transaction at the pending nonce, and the sell
+ * follows at the next. Throws InsufficientTokensError, InsufficientFundsError (gas, with the
  * shortfall) or RevertError with the reason in words.
  *
  * @example

@@ -48,6 +48,12 @@ export interface DevBuilderFaults {
   refuseRawTo?: Address[];
   /** Answer HTTP 503 to the next `times` requests that call `method`. */
   failMethod?: { method: string; times: number };
+  /**
+   * Signed transactions sent to the node in the next bundle's block, before the bundle's own
+   * (another account trading first; the node orders a block by gas price, so give them a
+   * higher one than the bundle's). Used once.
+   */
+  frontrunNextBundle?: Hex[];
 }
 
 /**
@@ -146,7 +152,9 @@ export const startDevBuilder = async (
     }
     if (method === "eth_sendBundle") {
       const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
-      const hash = await exclusive(() => includeBundle(node, bundle));
+      const front = faults.frontrunNextBundle ?? [];
+      faults = { ...faults, frontrunNextBundle: [] };
+      const hash = await exclusive(() => includeBundle(node, bundle, front));
       if (faults.bundleAnswerDelayMs)
         await new Promise((resolve) => setTimeout(resolve, faults.bundleAnswerDelayMs));
       return hash;

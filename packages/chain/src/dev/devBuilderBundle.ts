@@ -119,10 +119,14 @@ export const checkBundle = async (
   return { ...bundle, decoded };
 };
 
-/** Mines the bundle alone in the next block, or leaves no trace; runs under the lock. */
+/**
+ * Mines the bundle alone in the next block (but for `front`, transactions a test puts in that
+ * block too), or leaves no trace of it; runs under the lock.
+ */
 export const includeBundle = async (
   node: Node,
   bundle: BundleParams & { decoded: DecodedTx[] },
+  front: readonly Hex[] = [],
 ): Promise<Hex> => {
   const { decoded } = bundle;
   const head = Number.parseInt(await node<string>("eth_blockNumber"), 16);
@@ -146,6 +150,7 @@ export const includeBundle = async (
   if (Number.parseInt(pool.pending, 16) > 0) await node("evm_mine");
   const snapshot = await node<Hex>("evm_snapshot");
   const before = Number.parseInt(await node<string>("eth_blockNumber"), 16);
+  for (const raw of front) await node("eth_sendRawTransaction", [raw]);
   const failure = await tryBundle(node, decoded, bundle.revertingTxHashes);
   if (failure) {
     // A transaction sent straight to the node meanwhile may have been mined beside the
