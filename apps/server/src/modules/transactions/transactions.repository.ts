@@ -273,6 +273,15 @@ export class TransactionsRepository {
       .where(and(inArray(chainTxs.id, ids), inArray(chainTxs.status, OPEN_STATUSES)));
   }
 
+  /** Notes on open rows why they may not land (their final state keeps it). */
+  async noteError(ids: string[], error: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(chainTxs)
+      .set({ error, updatedAt: sql`now()` })
+      .where(and(inArray(chainTxs.id, ids), inArray(chainTxs.status, OPEN_STATUSES)));
+  }
+
   /**
    * Moves open rows to a final state, once: answers the rows this call moved (another worker
    * that got there first moves none of them).

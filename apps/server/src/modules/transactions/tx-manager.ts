@@ -99,11 +99,41 @@ export class TxManager {
     return { rows: rows.filter((row): row is TxRow => row !== undefined), busy };
   }
 
+  /**
+   * `sendUnlessBusy` for a bundle: each new intent's nonce reserved, signed and recorded with
+   * `validUntilBlock` under its sender's lock, never broadcast. The caller submits `created`
+   * (what this call recorded; rows an earlier identical call recorded are its to submit) to
+   * the builders; each ends mined, or dropped once the chain passes `validUntilBlock`.
+   */
+  async recordBundleUnlessBusy(
+    intents: TxIntent[],
+    guard: BusyGuard,
+    validUntilBlock: bigint,
+  ): Promise<{ rows: TxRow[]; created: TxRow[]; busy: Map<Address, OpenTx> }> {
+    if (intents.some((i) => i.after !== undefined || i.retries !== undefined))
+      throw new Error("a bundle's transactions neither wait for others nor retry them");
+    const { rows, created, busy } = await this.record(intents, guard, validUntilBlock);
+    return { rows: rows.filter((row): row is TxRow => row !== undefined), created, busy };
+  }
+
+  /**
+   * Notes why an open bundle's transactions may not land (every builder refused it): the
+   * reason their drop gives once the chain passes the bundle's window.
+   */
+  async noteBundleRefusal(keys: string[], reason: string): Promise<void> {
+    const rows = await this.repo.byKeys(keys);
+    await this.repo.noteError(
+      rows.filter((row) => row.validUntilBlock !== null).map((row) => row.id),
+      reason,
+    );
+  }
+
   private async record(
     intents: TxIntent[],
     guard?: BusyGuard,
-  ): Promise<{ rows: Array<TxRow | undefined>; busy: Map<Address, OpenTx> }> {
-    if (intents.length === 0) return { rows: [], busy: new Map<Address, OpenTx>() };
+    validUntilBlock?: bigint,
+  ): Promise<{ rows: Array<TxRow | undefined>; created: TxRow[]; busy: Map<Address, OpenTx> }> {
+    if (intents.length === 0) return { rows: [], created: [], busy: new Map<Address, OpenTx>() };
     const froms = [...new Set(intents.map((i) => getAddress(i.account.address)))];
     const defaultPrice = intents.some((i) => i.gasPrice === undefined) ? await this.gasPrice() : 0n;
     const pending = await pendingNonces(this.chain.rpcUrl, froms);
@@ -114,14 +144,20 @@ export class TxManager {
       pinned,
       defaultPrice,
       guard,
+      validUntilBlock,
     });
     await failpoint("tx.recorded");
-    await broadcast(this.ctx, created);
+    // A bundle's are submitted by the caller, never broadcast.
+    if (validUntilBlock === undefined) await broadcast(this.ctx, created);
     const answered = rows.filter((row): row is TxRow => row !== undefined);
     const byKey = new Map(
       (await this.repo.byKeys(answered.map((r) => r.key))).map((r) => [r.key, r]),
     );
-    return { rows: rows.map((r) => (r ? (byKey.get(r.key) ?? r) : undefined)), busy };
+    return {
+      rows: rows.map((r) => (r ? (byKey.get(r.key) ?? r) : undefined)),
+      created: created.map((r) => byKey.get(r.key) ?? r),
+      busy,
+    };
   }
 
   /**

@@ -110,7 +110,7 @@ export async function reconcilePass(
       if (head > row.validUntilBlock)
         await finish([row], {
           status: "dropped",
-          error: `the bundle was not included by block ${row.validUntilBlock}`,
+          error: `the bundle was not included by block ${row.validUntilBlock}${row.error ? `: ${row.error}` : ""}`,
         });
       continue;
     }

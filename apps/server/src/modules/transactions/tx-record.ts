@@ -49,6 +49,7 @@ export async function recordIntents(
     pinned,
     defaultPrice,
     guard,
+    validUntilBlock,
   }: {
     froms: Address[];
     /** Each sender's pending nonce. */
@@ -58,6 +59,8 @@ export async function recordIntents(
     /** For the intents without a gas price. */
     defaultPrice: bigint;
     guard?: BusyGuard | undefined;
+    /** A bundle's: recorded to be submitted by the caller, dropped once the chain passes it. */
+    validUntilBlock?: bigint | undefined;
   },
 ): Promise<{ rows: Array<TxRow | undefined>; created: TxRow[]; busy: Map<Address, OpenTx> }> {
   const busy = new Map<Address, OpenTx>();
@@ -151,6 +154,7 @@ export async function recordIntents(
         reason: intent.reason ?? null,
         afterId,
         retriesId: intent.retries === undefined ? null : (known.get(intent.retries)?.id ?? null),
+        validUntilBlock: validUntilBlock ?? null,
       });
     }
     // A retry signed at its dropped attempt's nonce with the same price, recipient and value
