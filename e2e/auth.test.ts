@@ -211,7 +211,7 @@ describe("a stored key", () => {
     page,
   }) => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bundler-e2e-offline-"));
-    const own = await startServer({ dataDir });
+    const own = await startServer({ dataDir, fromTemplate: true });
     let back: RunningServer | undefined;
     try {
       await page.goto(own.url);

@@ -24,16 +24,25 @@ export interface RunningServer {
  * Starts the real server the way `npm start` does (embedded database, local chain),
  * in its own data dir, on free ports. Without a `dataDir`, on the local chain and the embedded
  * database, it starts from a copy of what a first start leaves (server-template.ts: the seconds
- * of initdb and deployment are spent once a run); a test of the first start gives a `dataDir`.
+ * of initdb and deployment are spent once a run); a test of the first start gives a `dataDir`,
+ * a test that restarts on the same data gives one with `fromTemplate`.
  */
 export const startServer = async (
-  options: { dataDir?: string; port?: number; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    port?: number;
+    env?: Record<string, string>;
+    /** A given, empty `dataDir` starts from the template too (it is kept after `stop`). */
+    fromTemplate?: boolean;
+  } = {},
 ): Promise<RunningServer> => {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "bundler-e2e-"));
   const env = options.env ?? {};
   const localChain = (env.CHAIN ?? "local") === "local" && !env.RPC_URL && !env.DATABASE_URL;
   const copiedKey =
-    options.dataDir || !localChain ? null : await fromServerTemplate(dataDir, { env });
+    (options.dataDir && !options.fromTemplate) || !localChain
+      ? null
+      : await fromServerTemplate(dataDir, { env });
   const port = options.port ?? (await getFreePort());
   const anvilPort = await getFreePort();
   const child: ChildProcess = spawn(process.execPath, serverArgs(), {
