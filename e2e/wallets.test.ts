@@ -124,7 +124,7 @@ describe("the wallet manager", () => {
     await openBundle(page, server.url, launchedBundle);
     await page.getByRole("button", { name: "[non-empty]" }).click();
     const sellPanel = page.getByRole("region", { name: "Sell Tokens" });
-    await sellPanel.getByRole("textbox").fill("99999999999");
+    await sellPanel.getByRole("textbox", { name: "Sell amount" }).fill("99999999999");
     await page.getByRole("button", { name: "[sell tokens]" }).click();
 
     const toast = page

@@ -90,7 +90,10 @@ export function bundleBalancesHandler(answer: () => BundleBalancesAnswer) {
   return { handler, state };
 }
 
-/** A sell's transaction from wallet `from`, pending under `hash` unless told. */
+/**
+ * A sell's transaction from wallet `from`, pending under `hash` unless told, sent in a private
+ * bundle with a floor of 0.0095 BNB (a sale's; an approval has none).
+ */
 export const sellTx = (
   from: string,
   hash: string | null,
@@ -102,6 +105,9 @@ export const sellTx = (
   kind: "sell",
   status: hash ? "pending" : "failed",
   error: hash ? null : "nothing to sell",
+  route: "bundle",
+  minOut: hash && overrides.kind !== "approve" ? "0.0095" : null,
+  expectedOut: hash && overrides.kind !== "approve" ? "0.01" : null,
   ...overrides,
 });
 

@@ -4,6 +4,7 @@ import { Route, Routes } from "react-router";
 import { expect } from "vitest";
 import { LOCAL_CONFIG } from "../../../testing/fixtures.ts";
 import { server } from "../../../testing/msw-server.ts";
+import { pnlHandlers } from "../../../testing/pnl-handlers.ts";
 import { renderInApp, settle } from "../../../testing/render.tsx";
 import {
   type BundleBalancesAnswer,
@@ -39,7 +40,10 @@ export const fourWallets = (): BundleBalancesAnswer => ({
   developerBalance: walletBalance(DEVELOPER, 20_000_000n, "1.25"),
 });
 
-/** The bundle page at `/wallets/{address}` over `answer()`, with the config `explorerUrl`. */
+/**
+ * The bundle page at `/wallets/{address}` over `answer()`, with the config `explorerUrl`; its
+ * P&L panel reads `pnlHandlers()`' fixture unless `handlers` answer those routes.
+ */
 export function renderBundlePage(
   answer: () => BundleBalancesAnswer = fourWallets,
   {
@@ -49,7 +53,9 @@ export function renderBundlePage(
   } = {},
 ) {
   const balances = bundleBalancesHandler(answer);
+  const pnl = pnlHandlers();
   server.use(
+    ...pnl.handlers,
     balances.handler,
     http.get("/api/config", () =>
       HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, explorerUrl } }),
@@ -64,7 +70,7 @@ export function renderBundlePage(
     </Routes>,
     { route: `/wallets/${address}`, authKey: KEY },
   );
-  return { balances: balances.state, ...rendered };
+  return { balances: balances.state, pnl, ...rendered };
 }
 
 /**

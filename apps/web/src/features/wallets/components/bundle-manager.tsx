@@ -4,6 +4,7 @@ import { ConfirmDialog } from "../../../components/ui/confirm-dialog.tsx";
 import type { RouteResponse } from "../../../lib/api-client.ts";
 import { useBundleActions } from "../hooks/use-bundle-actions.ts";
 import { useSellAmount } from "../hooks/use-sell-amount.ts";
+import { useSellOptions } from "../hooks/use-sell-options.ts";
 import { useSupplyBefore } from "../hooks/use-supply-before.ts";
 import { useWalletSelection } from "../hooks/use-wallet-selection.ts";
 import { supplySnapshot } from "../utils/supply-shares.ts";
@@ -11,6 +12,7 @@ import { holdsTokens } from "../utils/wallet-filters.ts";
 import { BundleHeader } from "./bundle-header.tsx";
 import { BundleOverview } from "./bundle-overview.tsx";
 import { EmptyWalletsPanel } from "./empty-wallets-panel.tsx";
+import { PnlPanel } from "./pnl-panel.tsx";
 import { SellDeveloperPanel } from "./sell-developer-panel.tsx";
 import { SellTokensPanel } from "./sell-tokens-panel.tsx";
 import { SupplyPanel } from "./supply-panel.tsx";
@@ -19,7 +21,7 @@ import { WalletSelector } from "./wallet-selector.tsx";
 
 export type BundleBalances = RouteResponse<typeof bundleBalancesRoute>;
 
-/** The loaded bundle: selector, chart, overview and the sell and empty panels. */
+/** The loaded bundle: selector, chart, overview, the sell and empty panels, and its P&L. */
 export function BundleManager({
   data,
   explorerUrl,
@@ -31,6 +33,8 @@ export function BundleManager({
   const selection = useWalletSelection();
   const sellAmount = useSellAmount();
   const developerAmount = useSellAmount();
+  const sellOptions = useSellOptions();
+  const developerOptions = useSellOptions();
   const [receiver, setReceiver] = useState("");
   const supply = supplySnapshot(balances, developerBalance, totalSupply);
   const { before, capture } = useSupplyBefore();
@@ -41,6 +45,8 @@ export function BundleManager({
     selection,
     sellAmount,
     developerAmount,
+    sellOptions,
+    developerOptions,
     receiver,
     clearReceiver: () => setReceiver(""),
     beforeSell: () => capture(supply),
@@ -64,6 +70,7 @@ export function BundleManager({
           <BundleOverview balances={balances} ticker={bundle.ticker} />
           <SellTokensPanel
             state={sellAmount}
+            options={sellOptions}
             ticker={bundle.ticker}
             selectedCount={selectedCount}
             busy={actions.selling}
@@ -74,6 +81,7 @@ export function BundleManager({
               developer={developer}
               explorerUrl={explorerUrl}
               state={developerAmount}
+              options={developerOptions}
               ticker={bundle.ticker}
               busy={actions.sellingDeveloper}
               onSell={actions.sellAsDeveloper}
@@ -88,12 +96,16 @@ export function BundleManager({
           />
         </div>
       </div>
+      <div className="mt-4">
+        <PnlPanel address={bundle.address} ticker={bundle.ticker} explorerUrl={explorerUrl} />
+      </div>
       {actions.progress && (
         <TxProgressDialog
           key={actions.progress.id}
           title={actions.progress.title}
           windowTitle={actions.progress.windowTitle}
           rows={actions.progress.rows}
+          bundles={actions.progress.bundles}
           explorerUrl={explorerUrl}
           onClose={actions.closeProgress}
           onFinished={actions.onProgressFinished}

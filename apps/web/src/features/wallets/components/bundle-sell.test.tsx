@@ -34,6 +34,7 @@ describe("selling from the bundle's wallets", () => {
     const sold = postHandler("/api/bundle/wallets/sell", () =>
       HttpResponse.json({
         success: true,
+        bundles: 1,
         totalTokens: "22,500,000",
         transactions: [
           sellTx(walletAddress(1), txHash(3), { kind: "approve", amount: "0" }),
@@ -63,6 +64,8 @@ describe("selling from the bundle's wallets", () => {
         wallets: [1, 3, 4].map(walletAddress),
         amount: "50",
         isPercentage: true,
+        slippageBps: 500,
+        route: "bundle",
         requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
@@ -75,7 +78,9 @@ describe("selling from the bundle's wallets", () => {
     ).toEqual([3, 1, 2].map((n) => `/tx/${txHash(n)}`));
     // After a sell the selection and the amount clear.
     expect(count()).toBe("0 of 4 wallets selected");
-    expect((within(panel("Sell Tokens")).getByRole("textbox") as HTMLInputElement).value).toBe("");
+    expect(
+      (within(panel("Sell Tokens")).getByLabelText("Sell amount") as HTMLInputElement).value,
+    ).toBe("");
 
     answer = {
       ...answer,
@@ -110,6 +115,7 @@ describe("selling from the bundle's wallets", () => {
     postHandler("/api/bundle/wallets/sell", () =>
       HttpResponse.json({
         success: true,
+        bundles: 1,
         totalTokens: "1",
         transactions: [sellTx(walletAddress(1), txHash(1))],
       }),
@@ -117,7 +123,7 @@ describe("selling from the bundle's wallets", () => {
     const polls = statusServer(() => ({ status: "pending", reason: null }));
 
     press("[select all]");
-    fireEvent.change(within(panel("Sell Tokens")).getByRole("textbox"), {
+    fireEvent.change(within(panel("Sell Tokens")).getByLabelText("Sell amount"), {
       target: { value: "1000" },
     });
     press("[sell tokens]");
@@ -142,6 +148,7 @@ describe("selling from the bundle's wallets", () => {
         await held;
         return HttpResponse.json({
           success: true,
+          bundles: 1,
           totalTokens: "1",
           transactions: [sellTx(walletAddress(1), txHash(1))],
         });
@@ -170,7 +177,7 @@ describe("selling from the bundle's wallets", () => {
     postHandler("/api/bundle/wallets/sell", () => failure(reason, 400));
 
     press("[select all]");
-    fireEvent.change(within(panel("Sell Tokens")).getByRole("textbox"), {
+    fireEvent.change(within(panel("Sell Tokens")).getByLabelText("Sell amount"), {
       target: { value: "99999999999" },
     });
     press("[sell tokens]");
@@ -202,6 +209,7 @@ describe("selling from the bundle's wallets", () => {
     postHandler("/api/bundle/wallets/sell", () =>
       HttpResponse.json({
         success: true,
+        bundles: 1,
         totalTokens: "1,234.567891234567891234",
         transactions: [
           sellTx(walletAddress(1), txHash(1), { amount: "1,234.567891234567891234" }),
@@ -229,15 +237,19 @@ describe("selling the developer's tokens", () => {
     const sold = postHandler("/api/bundle/developer/sell", () =>
       HttpResponse.json({
         success: true,
+        bundles: 1,
         transaction: sellTx(walletAddress(9), txHash(8)),
         transactions: [sellTx(walletAddress(9), txHash(7), { kind: "approve", amount: "0" })],
       }),
     );
     const polls = statusServer(() => ({ status: "success", reason: null }));
 
-    fireEvent.change(within(panel("Sell Developer Tokens")).getByRole("textbox"), {
-      target: { value: "1000000" },
-    });
+    fireEvent.change(
+      within(panel("Sell Developer Tokens")).getByLabelText("Developer sell amount"),
+      {
+        target: { value: "1000000" },
+      },
+    );
     press("[sell developer tokens]");
     await settle();
 
@@ -246,6 +258,8 @@ describe("selling the developer's tokens", () => {
         address: fourWallets().bundle.address,
         amount: "1000000",
         isPercentage: false,
+        slippageBps: 500,
+        route: "bundle",
         requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ]);
@@ -254,7 +268,11 @@ describe("selling the developer's tokens", () => {
     expect(polls.asked).toEqual([[txHash(7), txHash(8)]]);
     expect(statuses()).toEqual(["success", "success"]);
     expect(
-      (within(panel("Sell Developer Tokens")).getByRole("textbox") as HTMLInputElement).value,
+      (
+        within(panel("Sell Developer Tokens")).getByLabelText(
+          "Developer sell amount",
+        ) as HTMLInputElement
+      ).value,
     ).toBe("");
   });
 
@@ -278,7 +296,7 @@ describe("selling the developer's tokens", () => {
 describe("the sell amount's empty field", () => {
   it("shows an example, not a value that looks typed in", async () => {
     await loadPage();
-    const input = within(panel("Sell Tokens")).getByRole("textbox");
+    const input = within(panel("Sell Tokens")).getByLabelText("Sell amount");
     expect(input.getAttribute("placeholder")).toBe("e.g. 1000000");
     press("25%", panel("Sell Tokens"));
     fireEvent.change(input, { target: { value: "" } });

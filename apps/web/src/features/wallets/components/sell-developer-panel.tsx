@@ -4,15 +4,18 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import type { SellAmountState } from "../hooks/use-sell-amount.ts";
+import type { SellOptionsState } from "../hooks/use-sell-options.ts";
 import { sellAmountValue } from "../utils/sell-amount.ts";
 import { formatTokens, toUnits } from "../utils/token-amount.ts";
 import { SellAmountControls } from "./sell-amount-controls.tsx";
+import { SellOptionsControls } from "./sell-options-controls.tsx";
 
 /** "Sell Developer Tokens": the deployer wallet's own tokens. Shown only while it holds some. */
 export function SellDeveloperPanel({
   developer,
   explorerUrl,
   state,
+  options,
   ticker,
   busy,
   onSell,
@@ -20,6 +23,7 @@ export function SellDeveloperPanel({
   developer: WalletBalance;
   explorerUrl: string | null;
   state: SellAmountState;
+  options: SellOptionsState;
   ticker: string;
   busy: boolean;
   onSell: () => void;
@@ -46,8 +50,9 @@ export function SellDeveloperPanel({
         ticker={ticker}
         of="developer"
       />
+      <SellOptionsControls options={options} />
       <Button
-        disabled={sellAmountValue(state.amount) === null}
+        disabled={sellAmountValue(state.amount) === null || options.slippageBps === null}
         busy={busy}
         busyLabel="selling..."
         onClick={onSell}

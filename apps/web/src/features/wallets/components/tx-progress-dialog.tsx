@@ -3,7 +3,12 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
 import { useTxProgress } from "../hooks/use-tx-progress.ts";
-import { allFinished, type ProgressRow, progressSummary } from "../utils/tx-progress.ts";
+import {
+  allFinished,
+  bundlesSummary,
+  type ProgressRow,
+  progressSummary,
+} from "../utils/tx-progress.ts";
 import { TxProgressRow } from "./tx-progress-row.tsx";
 
 export interface TxProgressDialogProps {
@@ -12,6 +17,8 @@ export interface TxProgressDialogProps {
   windowTitle: string;
   /** The sell's or empty's transactions; null while its request is still on its way. */
   rows: readonly ProgressRow[] | null;
+  /** Bundles a sell went out in (0: public, an empty, or not answered yet). */
+  bundles: number;
   explorerUrl: string | null;
   /** Closing stops the polling. */
   onClose: () => void;
@@ -21,15 +28,22 @@ export interface TxProgressDialogProps {
 
 function ProgressList({
   initial,
+  bundles,
   explorerUrl,
   onFinished,
-}: Pick<TxProgressDialogProps, "explorerUrl" | "onFinished"> & {
+}: Pick<TxProgressDialogProps, "bundles" | "explorerUrl" | "onFinished"> & {
   initial: readonly ProgressRow[];
 }) {
   const rows = useTxProgress(initial, onFinished);
   const done = allFinished(rows);
+  const split = bundlesSummary(bundles);
   return (
     <>
+      {split && (
+        <p className="text-xs text-fg" data-testid="tx-bundles">
+          {split}
+        </p>
+      )}
       <p
         className="flex items-center gap-2 text-xs text-dim"
         role="status"
@@ -52,6 +66,7 @@ export function TxProgressDialog({
   title,
   windowTitle,
   rows,
+  bundles,
   explorerUrl,
   onClose,
   onFinished,
@@ -68,7 +83,12 @@ export function TxProgressDialog({
             <Spinner /> sending transactions...
           </p>
         ) : (
-          <ProgressList initial={rows} explorerUrl={explorerUrl} onFinished={onFinished} />
+          <ProgressList
+            initial={rows}
+            bundles={bundles}
+            explorerUrl={explorerUrl}
+            onFinished={onFinished}
+          />
         )}
         <div className="flex justify-end">
           <Button variant="secondary" onClick={onClose}>

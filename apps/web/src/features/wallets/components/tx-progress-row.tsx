@@ -19,7 +19,12 @@ const actionOf = (row: ProgressRow): string =>
       ? `send ${formatBnb(row.amount)} BNB`
       : `sell ${tokensShown(row.amount)}`;
 
-/** One transaction: wallet, what it does, its hash (explorer link), status and why it failed. */
+const ROUTE_TEXT = { bundle: "private bundle", public: "public mempool" } as const;
+
+/**
+ * One transaction: wallet, what it does, how it went out and a sale's floor, its hash (explorer
+ * link), status and why it failed.
+ */
 export function TxProgressRow({
   row,
   explorerUrl,
@@ -40,6 +45,20 @@ export function TxProgressRow({
         <span className="text-fg" data-testid="tx-action">
           {actionOf(row)}
         </span>
+        {row.minOut && (
+          <span
+            className="text-dim"
+            data-testid="tx-floor"
+            title="It reverts rather than fetch less"
+          >
+            floor {formatBnb(row.minOut)} BNB
+          </span>
+        )}
+        {row.route && (
+          <span className="text-faint" data-testid="tx-route" data-route={row.route}>
+            via {ROUTE_TEXT[row.route]}
+          </span>
+        )}
         {row.hash ? (
           <TxHash hash={row.hash} explorerUrl={explorerUrl} className="text-accent hover:underline">
             {shortAddress(row.hash)}

@@ -5,6 +5,7 @@ import toast from "react-hot-toast";
 import { randomUuid } from "../../../lib/key-store.ts";
 import { useEmptyWallets } from "../api/empty-wallets.ts";
 import { getBundleBalancesQueryOptions } from "../api/get-bundle-balances.ts";
+import { bundlePnlKey } from "../api/get-bundle-pnl.ts";
 import { useSellDeveloper } from "../api/sell-developer.ts";
 import { useSellWallets } from "../api/sell-wallets.ts";
 import { type EmptyWarning, emptyWarning } from "../utils/empty-warning.ts";
@@ -12,6 +13,7 @@ import { sellAmountValue } from "../utils/sell-amount.ts";
 import { type ProgressRow, rowsFromEmpty, rowsFromSell } from "../utils/tx-progress.ts";
 import { failedBecause, WALLETS_MESSAGES, withReason } from "../utils/wallet-messages.ts";
 import type { SellAmountState } from "./use-sell-amount.ts";
+import type { SellOptionsState } from "./use-sell-options.ts";
 import type { WalletSelection } from "./use-wallet-selection.ts";
 
 /** The open transaction-progress dialog; `rows` is null while the request is on its way. */
@@ -20,6 +22,8 @@ export interface SellProgress {
   title: string;
   windowTitle: string;
   rows: readonly ProgressRow[] | null;
+  /** Bundles a sell went out in; more than one is said in the dialog. */
+  bundles: number;
 }
 
 export interface BundleActionsInput {
@@ -30,6 +34,9 @@ export interface BundleActionsInput {
   selection: WalletSelection;
   sellAmount: SellAmountState;
   developerAmount: SellAmountState;
+  /** Each sell panel's slippage and route. */
+  sellOptions: SellOptionsState;
+  developerOptions: SellOptionsState;
   receiver: string;
   clearReceiver: () => void;
   /** Called as a sell is sent, so the chart keeps the shares from before it. */
@@ -41,7 +48,7 @@ export interface BundleActionsInput {
  * confirmation when some of them still hold tokens). Each opens the progress dialog.
  */
 export function useBundleActions(input: BundleActionsInput) {
-  const { address, selection, sellAmount, developerAmount } = input;
+  const { address, selection, sellAmount, developerAmount, sellOptions, developerOptions } = input;
   const queryClient = useQueryClient();
   const sellWallets = useSellWallets();
   const sellDeveloper = useSellDeveloper();
@@ -51,9 +58,15 @@ export function useBundleActions(input: BundleActionsInput) {
   const nextId = useRef(0);
   const wallets = input.balances.map((wallet) => wallet.address);
 
+  // After a sell or an empty: the balances, and the P&L the chain now says.
   const refetchBalances = useCallback(
     () =>
-      queryClient.invalidateQueries({ queryKey: getBundleBalancesQueryOptions(address).queryKey }),
+      Promise.all([
+        queryClient.invalidateQueries({
+          queryKey: getBundleBalancesQueryOptions(address).queryKey,
+        }),
+        queryClient.invalidateQueries({ queryKey: bundlePnlKey(address) }),
+      ]),
     [queryClient, address],
   );
 
@@ -62,11 +75,11 @@ export function useBundleActions(input: BundleActionsInput) {
   const open = (title: string, windowTitle = "sell --progress") => {
     const id = ++nextId.current;
     openId.current = id;
-    setProgress({ id, title, windowTitle, rows: null });
+    setProgress({ id, title, windowTitle, rows: null, bundles: 0 });
     return {
-      fill: (rows: readonly ProgressRow[]) => {
+      fill: (rows: readonly ProgressRow[], bundles = 0) => {
         if (openId.current !== id) return void refetchBalances();
-        setProgress((current) => (current?.id === id ? { ...current, rows } : current));
+        setProgress((current) => (current?.id === id ? { ...current, rows, bundles } : current));
       },
       close: () => {
         if (openId.current === id) openId.current = null;
@@ -78,17 +91,27 @@ export function useBundleActions(input: BundleActionsInput) {
   const sell = () => {
     const amount = sellAmountValue(sellAmount.amount);
     const picked = selection.pick(wallets);
-    if (!amount || picked.length === 0) return;
+    const slippageBps = sellOptions.slippageBps;
+    // A bad slippage shows its sentence under the field; nothing is sent.
+    if (!amount || picked.length === 0 || slippageBps === null) return;
     input.beforeSell();
     const dialog = open("Selling tokens");
     const isPercentage = sellAmount.unit === "percent";
     sellWallets.mutate(
       // One id per click: the server answers a repeat of it (a retried request) with the
       // transactions it already sent, instead of selling twice.
-      { address, wallets: picked, amount, isPercentage, requestId: randomUuid() },
+      {
+        address,
+        wallets: picked,
+        amount,
+        isPercentage,
+        slippageBps,
+        route: sellOptions.route,
+        requestId: randomUuid(),
+      },
       {
         onSuccess: (response) => {
-          dialog.fill(rowsFromSell(response.transactions));
+          dialog.fill(rowsFromSell(response.transactions), response.bundles);
           selection.clear();
           sellAmount.reset();
         },
@@ -102,16 +125,27 @@ export function useBundleActions(input: BundleActionsInput) {
 
   const sellAsDeveloper = () => {
     const amount = sellAmountValue(developerAmount.amount);
-    if (!amount) return;
+    const slippageBps = developerOptions.slippageBps;
+    if (!amount || slippageBps === null) return;
     input.beforeSell();
     const dialog = open("Selling developer tokens");
     const isPercentage = developerAmount.unit === "percent";
     sellDeveloper.mutate(
-      { address, amount, isPercentage, requestId: randomUuid() },
+      {
+        address,
+        amount,
+        isPercentage,
+        slippageBps,
+        route: developerOptions.route,
+        requestId: randomUuid(),
+      },
       {
         onSuccess: (response) => {
           // An approval that had to go first, then the sell itself.
-          dialog.fill(rowsFromSell([...response.transactions, response.transaction]));
+          dialog.fill(
+            rowsFromSell([...response.transactions, response.transaction]),
+            response.bundles,
+          );
           developerAmount.reset();
         },
         onError: (error) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   allFinished,
   applyStatuses,
+  bundlesSummary,
   pendingHashes,
   progressSummary,
   rowsFromSell,
@@ -17,6 +18,9 @@ const sent = (digit: string, overrides: Partial<SellTransaction> = {}): SellTran
   kind: "sell",
   status: "pending",
   error: null,
+  route: "bundle",
+  minOut: "0.0095",
+  expectedOut: "0.01",
   ...overrides,
 });
 
@@ -32,6 +36,23 @@ describe("transaction progress", () => {
     ]);
     expect(pendingHashes(rows)).toEqual([hash("a")]);
     expect(allFinished(rows)).toBe(false);
+  });
+
+  it("keeps each transaction's route, and a sale's floor but not an approval's", () => {
+    const rows = rowsFromSell([
+      sent("a", { kind: "approve", amount: "0", minOut: null, expectedOut: null }),
+      sent("b", { route: "public", minOut: "0.1234" }),
+    ]);
+    expect(rows.map((row) => [row.kind, row.route, row.minOut])).toEqual([
+      ["approve", "bundle", null],
+      ["sell", "public", "0.1234"],
+    ]);
+  });
+
+  it("says how many bundles the sells went out in only when there was more than one", () => {
+    expect(bundlesSummary(0)).toBeNull();
+    expect(bundlesSummary(1)).toBeNull();
+    expect(bundlesSummary(2)).toBe("Sent privately in 2 bundles, for consecutive blocks.");
   });
 
   it("lists a transaction named twice once (the developer sell's approval and sell)", () => {

@@ -1,4 +1,4 @@
-import type { emptyWalletsRoute, SellTransaction, TxStatusEntry } from "@bundler/shared";
+import type { emptyWalletsRoute, SellRoute, SellTransaction, TxStatusEntry } from "@bundler/shared";
 import type { RouteResponse } from "../../../lib/api-client.ts";
 
 export type ProgressStatus = TxStatusEntry["status"];
@@ -16,6 +16,10 @@ export interface ProgressRow {
   status: ProgressStatus;
   /** Why it failed: the server's reason for not sending, or the decoded revert. */
   reason: string | null;
+  /** A sell's way out: a private bundle or the public pool; null for an empty's transfer. */
+  route: SellRoute | null;
+  /** A sale's floor, BNB (decimal): it reverts rather than fetch less; null otherwise. */
+  minOut: string | null;
 }
 
 /** A sell's answer as dialog rows: sent ones start pending, refused ones are failed already. */
@@ -35,6 +39,8 @@ export function rowsFromSell(transactions: readonly SellTransaction[]): Progress
       kind: tx.kind,
       status: unsent ? "error" : tx.status,
       reason: unsent ? (tx.error ?? "No transaction was sent") : tx.error,
+      route: tx.route,
+      minOut: tx.kind === "sell" ? tx.minOut : null,
     });
   }
   return rows;
@@ -55,6 +61,8 @@ export function rowsFromEmpty(results: readonly EmptyResult[]): ProgressRow[] {
     kind: "transfer",
     status: result.success ? "success" : result.hash ? "pending" : "failed",
     reason: result.success ? null : (result.error ?? "No transaction was sent"),
+    route: null,
+    minOut: null,
   }));
 }
 
@@ -88,3 +96,10 @@ export function applyStatuses(
 /** A count line for the dialog: "2 of 3 finished". */
 export const progressSummary = (rows: readonly ProgressRow[]): string =>
   `${rows.filter((row) => row.status !== "pending").length} of ${rows.length} finished`;
+
+/**
+ * How the sells went out, when that is worth saying: "in 3 bundles, one block each" once they
+ * were split over more than one bundle; null for one bundle (or none: public).
+ */
+export const bundlesSummary = (bundles: number): string | null =>
+  bundles > 1 ? `Sent privately in ${bundles} bundles, for consecutive blocks.` : null;
