@@ -37,6 +37,7 @@ import { launchRoutes } from "./modules/launch/launch.routes.ts";
 import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
 import { keyPaymentRoutes } from "./modules/payments/key-payment.routes.ts";
+import { pnlRoutes } from "./modules/pnl/pnl.routes.ts";
 import { priceRoutes } from "./modules/price/price.routes.ts";
 import { referralRoutes } from "./modules/referral/referral.routes.ts";
 import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
@@ -331,6 +332,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(launchRoutes(launches, plans));
   await server.register(disperseRoutes(dispersals));
   await server.register(bundlesRoutes(walletManager));
+  await server.register(pnlRoutes(services.pnl));
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
   // The local chain's faucet sends through the transaction manager like everything else.

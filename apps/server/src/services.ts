@@ -38,6 +38,10 @@ import { KeyPaymentService } from "./modules/payments/key-payment.service.ts";
 import { workPaymentJobs } from "./modules/payments/payment.jobs.ts";
 import { PaymentRepository } from "./modules/payments/payment.repository.ts";
 import { PaymentWatcher } from "./modules/payments/payment.watcher.ts";
+import { workPnlJobs } from "./modules/pnl/pnl.jobs.ts";
+import { PnlRepository } from "./modules/pnl/pnl.repository.ts";
+import { PnlService } from "./modules/pnl/pnl.service.ts";
+import { PnlLedger } from "./modules/pnl/pnl-ledger.ts";
 import { PriceService } from "./modules/price/price.service.ts";
 import { ClaimDecisions } from "./modules/referral/claim-decisions.ts";
 import { workReferralJobs } from "./modules/referral/referral.jobs.ts";
@@ -180,6 +184,9 @@ export const createServices = (options: ServiceOptions) => {
     sells,
     empties,
   );
+  const pnlRows = new PnlRepository(db);
+  const pnlLedger = chain ? new PnlLedger(pnlRows, chain, log) : undefined;
+  const pnl = new PnlService(bundleRows, pnlRows, chain, prices);
   const bumperRows = new BumperRepository(db);
   const bumperEngine =
     chain && txm
@@ -198,6 +205,8 @@ export const createServices = (options: ServiceOptions) => {
     vault,
     transactions: txm,
     walletManager,
+    pnl,
+    pnlLedger,
     wallets,
     drafts,
     payments,
@@ -229,6 +238,7 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.disperseEngine) await workDisperseJobs(jobs, services.disperseEngine);
   if (services.bumperEngine) await workBumperJobs(jobs, services.bumperEngine);
   if (services.transactions) await workReferralJobs(jobs, services.payouts);
+  if (services.pnlLedger) await workPnlJobs(jobs, services.pnlLedger);
   await workLaunchJobs(jobs, services.launches);
 };
 

@@ -63,6 +63,7 @@ import {
   newsVisibilityRoute,
   publishNewsRoute,
 } from "./api/meta.ts";
+import { bundlePnlCsvRoute, bundlePnlHistoryRoute, bundlePnlRoute } from "./api/pnl.ts";
 import { bnbPriceRoute } from "./api/price.ts";
 import {
   claimReferralRoute,
@@ -119,6 +120,9 @@ export const ROUTES: readonly RouteDef[] = [
   sellWalletsRoute,
   sellDeveloperRoute,
   emptyWalletsRoute,
+  bundlePnlRoute,
+  bundlePnlHistoryRoute,
+  bundlePnlCsvRoute,
   faucetRoute,
   createDispersalRoute,
   dispersalStatusRoute,

@@ -669,3 +669,5 @@ export const rateLimits = pgTable("rate_limits", {
   hits: integer("hits").notNull(),
   resetsAt: timestamp("resets_at", { withTimezone: true }).notNull(),
 });
+
+export * from "./schema-pnl.ts";

@@ -73,7 +73,10 @@ export const launchBundle = async (
   });
   const failed = report.bundles.find((b) => b.status !== "included");
   if (failed) throw new Error(`launch bundle ${failed.index} did not land`);
-  const blockNumber = await chain.client.getBlockNumber();
+  // The create's block, as the launch engine records it (the P&L ledger starts there).
+  const first = report.bundles[0];
+  const blockNumber =
+    first?.status === "included" ? first.blockNumber : await chain.client.getBlockNumber();
   const ownerId = (await app.auth.authenticate(key))?.id as string;
   await app.database.db.insert(launches).values({
     ownerId,

@@ -1,0 +1,76 @@
+import { getAddress } from "viem";
+import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
+import type { BundlesRepository } from "../bundles/bundles.repository.ts";
+import { bundleNotFound, ownedBundle } from "../bundles/bundles.service.ts";
+import type { PriceService } from "../price/price.service.ts";
+import type { PnlBundle, PnlRepository } from "./pnl.repository.ts";
+import { bundleWorth } from "./pnl-exit.ts";
+import { csvOf, driftOf, historyOf, sharedLinesOf, totalsOf, walletsOf } from "./pnl-figures.ts";
+import { holdersOf } from "./pnl-lines.ts";
+
+/**
+ * A launched bundle's P&L for its owner: the ledger the per-block pass keeps (read, never the
+ * chain's history), with the bundle's worth now (one multicall and one exit simulation per
+ * block, shared by every caller). Another user's token is a 404, as for the wallet manager.
+ */
+export class PnlService {
+  constructor(
+    private readonly bundles: BundlesRepository,
+    private readonly repo: PnlRepository,
+    private readonly chain: ChainContext | undefined,
+    private readonly prices: PriceService,
+  ) {}
+
+  async pnl(ownerId: string, address: string) {
+    const { bundle, chain } = await this.owned(ownerId, address);
+    const [rows, worth, bnbUsd] = await Promise.all([
+      this.repo.ledger(bundle.token),
+      this.worth(chain, bundle),
+      this.prices
+        .bnbUsd()
+        .then((p) => p.price)
+        .catch(() => null),
+    ]);
+    return {
+      totals: totalsOf(rows, worth),
+      wallets: walletsOf(bundle, rows, worth),
+      lines: sharedLinesOf(rows),
+      drift: driftOf(bundle, rows, worth),
+      bnbUsd,
+      asOfBlock: worth.blockNumber.toString(),
+    };
+  }
+
+  async history(ownerId: string, address: string) {
+    const { bundle, chain } = await this.owned(ownerId, address);
+    const [rows, marks, worth] = await Promise.all([
+      this.repo.ledger(bundle.token),
+      this.repo.marks(bundle.token),
+      this.worth(chain, bundle),
+    ]);
+    return { points: historyOf(rows, marks, worth.exitTotal) };
+  }
+
+  /** The ledger as CSV, and a file name for it. */
+  async csv(ownerId: string, address: string) {
+    const row = await ownedBundle(this.bundles, ownerId, address);
+    const rows = await this.repo.ledger(row.tokenAddress);
+    const name = `pnl-${row.ticker.replace(/[^A-Za-z0-9_-]/g, "") || "bundle"}-${getAddress(row.tokenAddress)}.csv`;
+    return { csv: csvOf(rows), name };
+  }
+
+  private async owned(ownerId: string, address: string) {
+    const row = await ownedBundle(this.bundles, ownerId, address);
+    const bundle = await this.repo.bundle(row.tokenAddress);
+    if (!bundle) throw bundleNotFound();
+    return { bundle, chain: requireChain(this.chain) };
+  }
+
+  private worth(chain: ChainContext, bundle: PnlBundle) {
+    return bundleWorth(
+      chain,
+      bundle.token,
+      holdersOf(bundle).map((h) => h.address),
+    );
+  }
+}
