@@ -6,6 +6,7 @@ import { disperseDue } from "../modules/disperse/disperse.repository.ts";
 import { adoptDue } from "../modules/launch/launch.repository.ts";
 import { paymentWatchDue } from "../modules/payments/payment.repository.ts";
 import { payoutsDue } from "../modules/referral/referral.repository.ts";
+import { reconcileDue } from "../modules/transactions/transactions.repository.ts";
 import { createTestDatabase } from "../test/database.ts";
 
 let database: Database;
@@ -16,7 +17,7 @@ afterAll(async () => {
   await database.close();
 });
 
-const PASSES = { paymentWatchDue, disperseDue, bumperDue, adoptDue, payoutsDue };
+const PASSES = { reconcileDue, paymentWatchDue, disperseDue, bumperDue, adoptDue, payoutsDue };
 
 describe("the per-block passes' due conditions", () => {
   it.each(Object.entries(PASSES))(

@@ -1,4 +1,5 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import { reconcileDue } from "./transactions.repository.ts";
 import type { TxManager } from "./tx-manager.ts";
 
 /**
@@ -9,5 +10,5 @@ import type { TxManager } from "./tx-manager.ts";
 export const TX_RECONCILE: QueueSpec = perBlockQueue("tx-reconcile");
 
 export const workTransactionJobs = async (jobs: JobEngine, txm: TxManager): Promise<void> => {
-  await jobs.onEachBlock(TX_RECONCILE, () => txm.reconcile());
+  await jobs.onEachBlock(TX_RECONCILE, () => txm.reconcile(), reconcileDue);
 };

@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, like, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  like,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
@@ -28,6 +40,17 @@ const toTextArray = (values: string[]) => `{${values.join(",")}}`;
 export const WATCH_DROPPED_HOURS = 24;
 
 export const isFinal = (status: TxStatusValue): boolean => !OPEN_STATUSES.includes(status);
+
+const isOpen = () => inArray(chainTxs.status, OPEN_STATUSES);
+const isWatchedDropped = () =>
+  and(
+    eq(chainTxs.status, "dropped"),
+    sql`${chainTxs.lastBroadcastAt} > now() - make_interval(hours => ${WATCH_DROPPED_HOURS})`,
+  );
+
+/** A reconcile pass has work: an open transaction, or a dropped one still watched. */
+export const reconcileDue = (): SQL =>
+  sql`exists (select 1 from ${chainTxs} where ${or(isOpen(), isWatchedDropped())})`;
 
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -217,7 +240,7 @@ export class TransactionsRepository {
     return this.db
       .select(openColumns)
       .from(chainTxs)
-      .where(inArray(chainTxs.status, OPEN_STATUSES))
+      .where(isOpen())
       .orderBy(asc(chainTxs.from), asc(chainTxs.nonce));
   }
 
@@ -247,15 +270,7 @@ export class TransactionsRepository {
    * reconcile reads them until their nonce shows what happened.
    */
   async watchedDropped(): Promise<OpenTx[]> {
-    return this.db
-      .select(openColumns)
-      .from(chainTxs)
-      .where(
-        and(
-          eq(chainTxs.status, "dropped"),
-          sql`${chainTxs.lastBroadcastAt} > now() - make_interval(hours => ${WATCH_DROPPED_HOURS})`,
-        ),
-      );
+    return this.db.select(openColumns).from(chainTxs).where(isWatchedDropped());
   }
 
   /** Records a broadcast attempt; `accepted` moves a signed row to sent. */
