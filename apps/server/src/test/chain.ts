@@ -32,7 +32,14 @@ export const TEST_BLOCK_TIME = 0.2;
 /** The local profile's chain (anvil, our contracts, the dev builder) in a temporary data dir. */
 export const startTestChain = async (
   masterKey: Buffer,
-  { blockTime = TEST_BLOCK_TIME }: { blockTime?: number } = {},
+  {
+    blockTime = TEST_BLOCK_TIME,
+    builderMaxTxs = 50,
+  }: {
+    blockTime?: number;
+    /** The dev builder's cap on a bundle's transactions (BSC builders' top tier: 50). */
+    builderMaxTxs?: number;
+  } = {},
 ): Promise<TestChain> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lb-chain-"));
   const local = await startLocalChain({
@@ -43,7 +50,7 @@ export const startTestChain = async (
     masterKey,
     databaseExisted: false,
     graduationFunds: parseEther("24"),
-    builderMaxTxs: 50,
+    builderMaxTxs,
     builderMinTip: parseEther("0.0005"),
   });
   /** One JSON-RPC call to the dev builder (its `dev_` methods); answers the result. */
@@ -59,7 +66,7 @@ export const startTestChain = async (
   };
   return {
     local,
-    chain: localChainContext(profiles.local, local, 50),
+    chain: localChainContext(profiles.local, local, builderMaxTxs),
     rpc: (method, params) =>
       fetch(local.rpcUrl, {
         method: "POST",

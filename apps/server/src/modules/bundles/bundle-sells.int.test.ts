@@ -43,8 +43,23 @@ const chainTxCount = async () => {
   const { rows } = await app.database.db.execute(sql`select count(*)::int as n from chain_txs`);
   return (rows[0] as { n: number }).n;
 };
-const sell = (token: Address, wallets: Address[], amount: string, isPercentage = true) =>
-  call("POST", "/api/bundle/wallets/sell", { address: token, wallets, amount, isPercentage });
+const sell = (
+  token: Address,
+  wallets: Address[],
+  amount: string,
+  isPercentage = true,
+  extra: { route?: "bundle" | "public"; slippageBps?: number } = {},
+) =>
+  call("POST", "/api/bundle/wallets/sell", {
+    address: token,
+    wallets,
+    amount,
+    isPercentage,
+    ...extra,
+  });
+/** A public sell: each transaction to the node's pool, as before sells went in bundles. */
+const publicly = { route: "public" } as const;
+const withoutExpected = (txs: SellTransaction[]) => txs.map(({ expectedOut: _, ...t }) => t);
 
 describe("POST /api/bundle/wallets/sell", () => {
   it("sells 100% from every selected wallet and reports the one holding nothing as its own failure", async () => {
@@ -163,19 +178,22 @@ describe("POST /api/bundle/wallets/sell", () => {
     const hashes = (r: typeof first) =>
       (r.body.transactions as SellTransaction[]).map((t) => t.hash);
     expect(hashes(second)).toEqual(hashes(first));
-    expect(second.body.transactions).toEqual(first.body.transactions);
+    // A click answered from the first's record no longer knows the simulated proceeds.
+    expect(withoutExpected(second.body.transactions as SellTransaction[])).toEqual(
+      withoutExpected(first.body.transactions as SellTransaction[]),
+    );
     expect(second.body.totalTokens).toBe(first.body.totalTokens);
     expect(await chainTxCount()).toBe(count + 4);
   });
 
-  it("refuses a second, different sell from a wallet whose first is not mined yet, as that wallet's failure", async () => {
+  it("refuses a second, different sell from a wallet whose public sell is not mined yet, as that wallet's failure", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
     await testChain.setBlockTime(0);
     try {
-      const first = await sell(bundle.token, [wallet], "50");
+      const first = await sell(bundle.token, [wallet], "50", true, publicly);
       const [pending] = sells(first.body.transactions as SellTransaction[]);
-      const second = await sell(bundle.token, [wallet], "30");
+      const second = await sell(bundle.token, [wallet], "30", true, publicly);
       expect(second.status).toBe(200);
       expect(second.body.transactions).toEqual([
         {
@@ -187,6 +205,9 @@ describe("POST /api/bundle/wallets/sell", () => {
           error: expect.stringMatching(
             new RegExp(`^wallet ${wallet} has a transaction in flight \\(0x[0-9a-f]{64}\\)`),
           ),
+          route: "public",
+          minOut: null,
+          expectedOut: null,
         },
       ]);
       expect(pending?.hash).toBeTruthy();
@@ -209,21 +230,23 @@ describe("POST /api/bundle/wallets/sell", () => {
     expect(sent).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect(refused[0]?.[0]?.error).toMatch(
-      new RegExp(`^wallet ${wallet} has a transaction in flight \\(0x[0-9a-f]{64}\\)`),
+      new RegExp(
+        `^wallet ${wallet} has a transaction in a bundle not settled yet \\(0x[0-9a-f]{64}\\)`,
+      ),
     );
     const sentTxs = sent[0] as SellTransaction[];
     expect(await chainTxCount()).toBe(count + sentTxs.length);
     for (const tx of sentTxs) expect((await receipt(tx.hash)).status).toBe("success");
   });
 
-  it("sends a sell recorded before a crash once: a retry answers it and the manager broadcasts it", async () => {
+  it("sends a public sell recorded before a crash once: a retry answers it and the manager broadcasts it", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
     armFailpoint("tx.recorded", "throw", 1);
-    const crashed = await sell(bundle.token, [wallet], "100");
+    const crashed = await sell(bundle.token, [wallet], "100", true, publicly);
     expect(crashed.status).toBe(500);
     const count = await chainTxCount();
-    const retry = await sell(bundle.token, [wallet], "100");
+    const retry = await sell(bundle.token, [wallet], "100", true, publicly);
     expect(retry.status).toBe(200);
     expect(await chainTxCount()).toBe(count);
     const [sale] = sells(retry.body.transactions as SellTransaction[]);
@@ -257,12 +280,18 @@ describe("POST /api/bundle/developer/sell", () => {
 });
 
 describe("POST /api/bundle/tx/status for a sell", () => {
-  it("answers the manager's record: pending until mined, then success", async () => {
+  it("answers a public sell's record: pending until mined, then success", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     await testChain.setBlockTime(0);
     let hash: string | null | undefined;
     try {
-      const { body } = await sell(bundle.token, [bundle.wallets[0]?.address as Address], "100");
+      const { body } = await sell(
+        bundle.token,
+        [bundle.wallets[0]?.address as Address],
+        "100",
+        true,
+        publicly,
+      );
       hash = sells(body.transactions as SellTransaction[])[0]?.hash;
       const pending = await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });
       expect(pending.body.statuses).toEqual([
@@ -286,7 +315,7 @@ describe("POST /api/bundle/tx/status for a sell", () => {
       ]);
   });
 
-  it("answers failed with the revert reason when the token graduated before the curve sell landed", async () => {
+  it("answers failed with the revert reason when the token graduated before a public curve sell landed", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
     // The sell is priced for the curve; the graduating buy lands first in the same block.
@@ -295,7 +324,7 @@ describe("POST /api/bundle/tx/status for a sell", () => {
     try {
       const graduating = graduate(testChain, bundle.token);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const { body } = await sell(bundle.token, [wallet], "100");
+      const { body } = await sell(bundle.token, [wallet], "100", true, publicly);
       hash = sells(body.transactions as SellTransaction[])[0]?.hash;
       await testChain.mine();
       await graduating;

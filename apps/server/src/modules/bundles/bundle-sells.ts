@@ -1,11 +1,14 @@
-import { ChainError, getTokenHoldings, type PreparedSell, prepareSells } from "@bundler/chain";
-import type { SellTransaction } from "@bundler/shared";
-import { type Address, getAddress, type Hex } from "viem";
+import { getTokenHoldings, prepareSells } from "@bundler/chain";
+import { SELL_SLIPPAGE_BPS, type SellRoute, type SellTransaction } from "@bundler/shared";
+import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
-import type { TxRow } from "../transactions/transactions.repository.ts";
+import { isFinal, type OpenTx, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
 import { formatTokens, type SellSpec, sellAmounts } from "./sell-amounts.ts";
-import { soldAmountOf } from "./sold-amount.ts";
+import { type BundledSell, sendSellBundles } from "./sell-bundles.ts";
+import { latestAttempts, resubmitSells, type Step, sellKey } from "./sell-replays.ts";
+import { sellReasonOf } from "./sell-words.ts";
+import { saleOf } from "./sold-amount.ts";
 import { type TradeTarget, WalletTxs } from "./wallet-txs.ts";
 
 export interface SellOutcome {
@@ -15,9 +18,21 @@ export interface SellOutcome {
   sold: bigint;
 }
 
-type Step = "approve" | "sell";
+/** What a caller asks: how much each wallet sells, how far under its price, and how it goes. */
+export interface SellRequest extends SellSpec {
+  /** Each sale's floor: its simulated proceeds less this many basis points (default 500). */
+  slippageBps?: number;
+  /**
+   * "bundle": privately to the builders, together; "public": each transaction to the node's
+   * pool. Default "public" (the bumper's withdrawal); the wallet manager's routes say which.
+   */
+  route?: SellRoute;
+}
 
-const failed = (address: Address, error: string): SellOutcome => ({
+/** What a builder is paid for each sell bundle by default, wei (the local builder's minimum). */
+export const DEFAULT_SELL_TIP = parseEther("0.0005");
+
+const failed = (address: Address, error: string, route: SellRoute): SellOutcome => ({
   address,
   transactions: [
     {
@@ -27,7 +42,7 @@ const failed = (address: Address, error: string): SellOutcome => ({
       kind: "sell",
       status: "failed",
       error,
-      route: "public",
+      route,
       minOut: null,
       expectedOut: null,
     },
@@ -35,32 +50,48 @@ const failed = (address: Address, error: string): SellOutcome => ({
   sold: 0n,
 });
 
-const reasonOf = (error: unknown): string =>
-  error instanceof ChainError ? error.shortMessage : (error as Error).message;
-
 /**
  * The wallet manager's sells, every transaction through the transaction manager: keyed per
- * wallet and request (a double click, a retry, or a crash between recording and broadcasting
- * answers the transactions already recorded, which the manager broadcasts and reconciles),
- * priced in landing order by one simulation, signed with explicit nonces and broadcast together
- * in one batch, so a sell of many wallets lands in one block.
+ * wallet and request (a double click, a retry, or a crash between recording and sending
+ * answers the transactions already recorded), priced in landing order by one simulation, each
+ * sale with a floor (its simulated proceeds less the slippage), signed with explicit nonces.
+ * Route "bundle" sends them privately as bundles (`sell-bundles.ts`): the sells of a request
+ * land in one block when they fit one bundle, all or none. Route "public" broadcasts them
+ * together to the node's pool.
  */
 export class BundleSells {
-  constructor(private readonly txs: WalletTxs) {}
+  constructor(
+    private readonly txs: WalletTxs,
+    private readonly options: { tip?: bigint } = {},
+  ) {}
 
-  /**
-   * Sells `spec` from each seller (in order): one outcome per seller. Throws 400 (nothing sent)
-   * for a bad percent or an amount above a wallet's balance.
-   */
+  /** `sellAll`'s outcomes. */
   async sell(
     ownerId: string,
     bundle: TradeTarget,
     sellers: Address[],
     purpose: KeyPurpose,
-    spec: SellSpec,
+    request: SellRequest,
     requestId: string | undefined,
   ): Promise<SellOutcome[]> {
+    return (await this.sellAll(ownerId, bundle, sellers, purpose, request, requestId)).outcomes;
+  }
+
+  /**
+   * Sells from each seller (in order): one outcome per seller, and how many bundles a builder
+   * took. Throws 400 (nothing sent) for a bad percent or an amount above a wallet's balance.
+   */
+  async sellAll(
+    ownerId: string,
+    bundle: TradeTarget,
+    sellers: Address[],
+    purpose: KeyPurpose,
+    request: SellRequest,
+    requestId: string | undefined,
+  ): Promise<{ outcomes: SellOutcome[]; bundles: number }> {
     const { chain, txm, launchpad, trade } = this.txs.trading();
+    const route = request.route ?? "public";
+    const slippageBps = request.slippageBps ?? SELL_SLIPPAGE_BPS.default;
     const token = getAddress(bundle.tokenAddress);
     const holdings = await getTokenHoldings(chain.client, {
       token,
@@ -68,115 +99,198 @@ export class BundleSells {
       helper: trade.helper,
       spenders: [launchpad, trade.router],
     });
-    const amounts = sellAmounts(spec, holdings.holdings);
+    const amounts = sellAmounts(request, holdings.holdings);
     const { tags, nonces } = await this.txs.tags(
       sellers,
       requestId,
-      `${spec.amount}${spec.isPercentage ? "%" : "t"}`,
+      `${request.amount}${request.isPercentage ? "%" : "t"}:${route}:${slippageBps}`,
     );
+    const bases = new Map(
+      sellers.map((a) => [
+        a,
+        `bundle-sell:${ownerId}:${token.toLowerCase()}:${a.toLowerCase()}:${tags.get(a)}`,
+      ]),
+    );
+    let head: Promise<bigint> | undefined;
+    const headOnce = () => {
+      head ??= chain.client.getBlockNumber();
+      return head;
+    };
+    const attempts = await latestAttempts(txm, bases, headOnce);
     const keyOf = (address: Address, step: Step) =>
-      `bundle-sell:${ownerId}:${token.toLowerCase()}:${address.toLowerCase()}:${tags.get(address)}:${step}`;
+      sellKey(bases.get(address) as string, attempts.get(address)?.attempt ?? 0, step);
 
     const ownKeys = new Set(sellers.flatMap((a) => [keyOf(a, "approve"), keyOf(a, "sell")]));
-    const earlier = await txm.find([...ownKeys]);
-    const byKey = new Map(earlier.map((row) => [row.key, row]));
     const outcomes = new Map<Address, SellOutcome>();
-    for (const address of sellers) {
-      const sale = byKey.get(keyOf(address, "sell"));
-      if (sale) outcomes.set(address, replayedSell(byKey.get(keyOf(address, "approve")), sale));
-    }
+    const replays = sellers.flatMap((address) => {
+      const { approval, sale } = attempts.get(address) ?? { attempt: 0 };
+      return sale ? [{ address, approval, sale }] : [];
+    });
+    for (const { address, approval, sale } of replays)
+      outcomes.set(address, replayedSell(approval, sale));
+    const tip = this.options.tip ?? DEFAULT_SELL_TIP;
+    const bnbOf = (wallet: Address) =>
+      holdings.holdings.find((h) => h.address.toLowerCase() === wallet.toLowerCase())?.bnb ?? 0n;
+    // A bundle recorded by an earlier identical request that may never have gone out.
+    let bundles = replays.some(({ sale }) => sale.validUntilBlock !== null)
+      ? await resubmitSells({ chain, txm, tip }, replays, {
+          head: await headOnce(),
+          accounts: (wallets) => this.txs.accounts(bundle, purpose, wallets),
+          bnbOf,
+          slippageBps,
+        })
+      : 0;
     for (const entry of amounts)
       if ("error" in entry && !outcomes.has(entry.address))
-        outcomes.set(entry.address, failed(entry.address, entry.error));
+        outcomes.set(entry.address, failed(entry.address, entry.error, route));
     const toSell = amounts.flatMap((entry) =>
       "amount" in entry && !outcomes.has(entry.address) ? [entry] : [],
     );
-    if (toSell.length > 0) {
-      const prepared = await prepareSells(chain.client, {
-        launchpad,
-        ...trade,
-        token,
-        sellers: toSell,
-        gasPrice: await txm.gasPrice(),
-        holdings,
-      });
-      const accounts = await this.txs.accounts(
-        bundle,
-        purpose,
-        toSell.map((s) => s.address),
-      );
+    const answer = () =>
+      sellers.map((a) => outcomes.get(a) ?? failed(a, "nothing was sent", route));
+    if (toSell.length === 0) return { outcomes: answer(), bundles };
+
+    const prepared = await prepareSells(chain.client, {
+      launchpad,
+      ...trade,
+      token,
+      sellers: toSell,
+      gasPrice: await txm.gasPrice(),
+      holdings,
+      slippageBps: BigInt(slippageBps),
+    });
+    const accounts = await this.txs.accounts(
+      bundle,
+      purpose,
+      toSell.map((s) => s.address),
+    );
+    const ready: BundledSell[] = [];
+    for (const sell of prepared.sells) {
+      const account = accounts.get(sell.address.toLowerCase());
+      if ("error" in sell) {
+        outcomes.set(sell.address, failed(sell.address, sellReasonOf(sell.error), route));
+        continue;
+      }
+      if (!account) {
+        const missing = `the key of wallet ${sell.address} is missing`;
+        outcomes.set(sell.address, failed(sell.address, missing, route));
+        continue;
+      }
+      const common = {
+        ownerId,
+        subject: token.toLowerCase(),
+        account,
+        gasPrice: prepared.gasPrice,
+      };
       const intents: TxIntent[] = [];
-      const sent: PreparedSell[] = [];
-      for (const sell of prepared.sells) {
-        const account = accounts.get(sell.address.toLowerCase());
-        if ("error" in sell) outcomes.set(sell.address, failed(sell.address, reasonOf(sell.error)));
-        else if (!account)
-          outcomes.set(
-            sell.address,
-            failed(sell.address, `the key of wallet ${sell.address} is missing`),
-          );
-        else {
-          sent.push(sell);
-          const common = {
-            ownerId,
-            subject: token.toLowerCase(),
-            account,
-            gasPrice: prepared.gasPrice,
-          };
-          if (sell.approval)
-            intents.push({
-              ...common,
-              key: keyOf(sell.address, "approve"),
-              purpose: "bundle-approve",
-              ...sell.approval.request,
-              gas: sell.approval.gas,
-              reason: `approve ${bundle.ticker} for sale`,
-            });
-          intents.push({
-            ...common,
-            key: keyOf(sell.address, "sell"),
-            purpose: "bundle-sell",
-            ...sell.sale.request,
-            gas: sell.sale.gas,
-            reason: `sell ${formatTokens(sell.quote.amountIn)} ${bundle.ticker}`,
-          });
-        }
-      }
-      const answer = await txm.sendUnlessBusy(intents, { ownKeys, minedNonces: nonces });
-      const rows = new Map(answer.rows.map((row) => [row.key, row]));
-      for (const [wallet, row] of answer.busy)
-        outcomes.set(wallet, failed(wallet, WalletTxs.busyError(wallet, row)));
-      for (const sell of sent) {
-        const approval = rows.get(keyOf(sell.address, "approve"));
-        const sale = rows.get(keyOf(sell.address, "sell"));
-        if (sale) outcomes.set(sell.address, replayedSell(approval, sale, sell.quote.amountIn));
-      }
+      if (sell.approval)
+        intents.push({
+          ...common,
+          key: keyOf(sell.address, "approve"),
+          purpose: "bundle-approve",
+          ...sell.approval.request,
+          gas: sell.approval.gas,
+          reason: `approve ${bundle.ticker} for sale`,
+        });
+      intents.push({
+        ...common,
+        key: keyOf(sell.address, "sell"),
+        purpose: "bundle-sell",
+        ...sell.sale.request,
+        gas: sell.sale.gas,
+        reason: `sell ${formatTokens(sell.quote.amountIn)} ${bundle.ticker} for at least ${formatEther(sell.minOut)} BNB`,
+      });
+      ready.push({ sell, account, bnb: bnbOf(sell.address), intents });
     }
-    return sellers.map((a) => outcomes.get(a) ?? failed(a, "nothing was sent"));
+
+    const guard = { ownKeys, minedNonces: nonces };
+    let rows: Map<string, TxRow>;
+    let busy: Map<Address, OpenTx>;
+    let refused = new Map<Address, string>();
+    if (route === "bundle") {
+      const sent = await sendSellBundles({ chain, txm, tip }, ready, {
+        guard,
+        gasPrice: prepared.gasPrice,
+        slippageBps,
+      });
+      ({ rows, busy } = sent);
+      bundles += sent.bundles;
+      refused = sent.failed;
+    } else {
+      const sent = await txm.sendUnlessBusy(
+        ready.flatMap((s) => s.intents),
+        guard,
+      );
+      rows = new Map(sent.rows.map((row) => [row.key, row]));
+      busy = sent.busy;
+    }
+    for (const [wallet, row] of busy)
+      outcomes.set(wallet, failed(wallet, WalletTxs.busyError(wallet, row), route));
+    for (const { sell } of ready) {
+      const sale = rows.get(keyOf(sell.address, "sell"));
+      const reason = refused.get(sell.address);
+      if (!sale) {
+        if (reason && !outcomes.has(sell.address))
+          outcomes.set(sell.address, failed(sell.address, reason, route));
+        continue;
+      }
+      outcomes.set(
+        sell.address,
+        sellOutcome(rows.get(keyOf(sell.address, "approve")), sale, {
+          amount: sell.quote.amountIn,
+          minOut: sell.minOut,
+          expectedOut: sell.quote.amountOut,
+          error: reason ?? null,
+        }),
+      );
+    }
+    return { outcomes: answer(), bundles };
   }
 }
 
-/** A sell recorded by the manager (now or by an earlier identical request), as entries. */
-const replayedSell = (approval: TxRow | undefined, sale: TxRow, amount?: bigint): SellOutcome => {
+/**
+ * A sell recorded by the manager, as entries: its amount and floor read from the signed sale
+ * (an identical request may have signed it), what the simulation said it fetches when this
+ * request priced that very sale (`fresh`).
+ */
+const sellOutcome = (
+  approval: TxRow | undefined,
+  sale: TxRow,
+  fresh?: { amount: bigint; minOut: bigint; expectedOut: bigint; error: string | null },
+): SellOutcome => {
   const from = getAddress(sale.from);
-  const sold = amount ?? soldAmountOf(sale.rawTx as Hex);
+  const signed = saleOf(sale.rawTx as Hex);
+  const expectedOut =
+    fresh && signed.amount === fresh.amount && signed.minOut === fresh.minOut
+      ? formatEther(fresh.expectedOut)
+      : null;
+  const route: SellRoute = sale.validUntilBlock === null ? "public" : "bundle";
+  // A bundle no builder took: said at once, though its rows stay open until its window passes.
+  const error = fresh
+    ? fresh.error
+    : !isFinal(sale.status) && route === "bundle"
+      ? sale.error
+      : null;
   const entry = (row: TxRow, kind: Step, units: bigint): SellTransaction => ({
     hash: row.txHash,
     from,
     amount: formatTokens(units),
     kind,
-    status: "pending",
-    error: null,
-    route: "public",
-    minOut: null,
-    expectedOut: null,
+    status: error ? "failed" : "pending",
+    error,
+    route,
+    minOut: kind === "sell" && signed.minOut !== null ? formatEther(signed.minOut) : null,
+    expectedOut: kind === "sell" ? expectedOut : null,
   });
   return {
     address: from,
     transactions: [
       ...(approval ? [entry(approval, "approve", 0n)] : []),
-      entry(sale, "sell", sold),
+      entry(sale, "sell", signed.amount),
     ],
-    sold,
+    sold: error ? 0n : signed.amount,
   };
 };
+
+const replayedSell = (approval: TxRow | undefined, sale: TxRow): SellOutcome =>
+  sellOutcome(approval, sale);

@@ -5,18 +5,30 @@ const swapAbi = parseAbi([
   "function swapExactTokensForETH(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)",
 ]);
 
-/** The tokens a signed sale sells: `sellToken(token, amount)` or the DEX swap's `amountIn`. */
-export const soldAmountOf = (raw: Hex): bigint => {
+/**
+ * What a signed sale sells and its floor: the curve's `sellToken(token, amount)` (no floor),
+ * its router variant `sellToken(origin, token, amount, minFunds, …)`, or the DEX swap's
+ * `amountIn` and `amountOutMin`.
+ */
+export const saleOf = (raw: Hex): { amount: bigint; minOut: bigint | null } => {
   const data = parseTransaction(raw).data;
-  if (!data) return 0n;
+  if (!data) return { amount: 0n, minOut: null };
   for (const abi of [LaunchpadManagerArtifact.abi, swapAbi]) {
     try {
       const call = decodeFunctionData({ abi, data });
-      if (call.functionName === "sellToken") return call.args?.[1] as bigint;
-      if (call.functionName === "swapExactTokensForETH") return call.args?.[0] as bigint;
+      const args = (call.args ?? []) as readonly unknown[];
+      if (call.functionName === "sellToken")
+        return args.length === 2
+          ? { amount: args[1] as bigint, minOut: null }
+          : { amount: args[2] as bigint, minOut: args[3] as bigint };
+      if (call.functionName === "swapExactTokensForETH")
+        return { amount: args[0] as bigint, minOut: args[1] as bigint };
     } catch {
       // Not this contract's call.
     }
   }
-  return 0n;
+  return { amount: 0n, minOut: null };
 };
+
+/** The tokens a signed sale sells (see `saleOf`). */
+export const soldAmountOf = (raw: Hex): bigint => saleOf(raw).amount;

@@ -1,3 +1,4 @@
+import type { SellRoute } from "@bundler/shared";
 import { type Address, getAddress } from "viem";
 import { NotFoundError } from "../../lib/errors.ts";
 import type { BundleEmpties } from "./bundle-empties.ts";
@@ -11,6 +12,8 @@ interface SellInput {
   amount: string;
   isPercentage: boolean;
   requestId?: string | undefined;
+  slippageBps: number;
+  route: SellRoute;
 }
 
 /**
@@ -29,7 +32,7 @@ export class WalletManager {
   async sellWallets(ownerId: string, input: SellInput & { wallets: string[] }) {
     const bundle = await ownedBundle(this.repository, ownerId, input.address);
     const wallets = walletsOf(bundle, input.wallets);
-    const outcomes = await this.sells.sell(
+    const { outcomes, bundles } = await this.sells.sellAll(
       ownerId,
       bundle,
       wallets,
@@ -40,14 +43,17 @@ export class WalletManager {
     return {
       transactions: outcomes.flatMap((o) => o.transactions),
       totalTokens: formatTokens(outcomes.reduce((sum, o) => sum + o.sold, 0n)),
-      bundles: 0,
+      bundles,
     };
   }
 
   async sellDeveloper(ownerId: string, input: SellInput) {
     const bundle = await ownedBundle(this.repository, ownerId, input.address);
     if (!bundle.developer) throw new NotFoundError("This bundle has no developer wallet");
-    const [outcome] = await this.sells.sell(
+    const {
+      outcomes: [outcome],
+      bundles,
+    } = await this.sells.sellAll(
       ownerId,
       bundle,
       [getAddress(bundle.developer)],
@@ -58,7 +64,7 @@ export class WalletManager {
     const transactions = outcome?.transactions ?? [];
     const sale = transactions.at(-1);
     if (!sale) throw new Error("the developer sell answered nothing");
-    return { transaction: sale, transactions: transactions.slice(0, -1), bundles: 0 };
+    return { transaction: sale, transactions: transactions.slice(0, -1), bundles };
   }
 
   async empty(

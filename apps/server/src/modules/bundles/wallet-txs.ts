@@ -61,11 +61,19 @@ export class WalletTxs {
     return { tags, nonces };
   }
 
-  /** Why a wallet was not sent another transaction: one of another request is in flight. */
-  static busyError(wallet: Address, row: Pick<TxRow, "txHash" | "status">): string {
-    return isFinal(row.status)
-      ? `wallet ${wallet} changed meanwhile (${row.txHash} landed): try again`
-      : `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
+  /**
+   * Why a wallet was not sent another transaction: one of another request is in flight (a
+   * bundle's until it lands or its window passes).
+   */
+  static busyError(
+    wallet: Address,
+    row: Pick<TxRow, "txHash" | "status"> & Partial<Pick<TxRow, "validUntilBlock">>,
+  ): string {
+    if (isFinal(row.status))
+      return `wallet ${wallet} changed meanwhile (${row.txHash} landed): try again`;
+    if (row.validUntilBlock != null)
+      return `wallet ${wallet} has a transaction in a bundle not settled yet (${row.txHash}): try again in a few blocks (it lands or is dropped by block ${row.validUntilBlock})`;
+    return `wallet ${wallet} has a transaction in flight (${row.txHash}): try again once it is mined`;
   }
 
   /**

@@ -1,0 +1,151 @@
+import { rpcBatch } from "@bundler/chain";
+import type { Address, LocalAccount } from "viem";
+import type { ChainContext } from "../../lib/chain-context.ts";
+import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
+import type { TxManager } from "../transactions/tx-manager.ts";
+import { planSignedSells, type SignedSell, submitSellBundles } from "./sell-bundles.ts";
+
+export type Step = "approve" | "sell";
+
+/**
+ * A step's key: `{base}:{step}` for a request's first attempt at a wallet's sell, `{base}~{n}:
+ * {step}` for the n-th after bundles that can no longer land (`base` names the owner, token,
+ * wallet and request).
+ */
+export const sellKey = (base: string, attempt: number, step: Step): string =>
+  `${base}${attempt === 0 ? "" : `~${attempt}`}:${step}`;
+
+/** Where one wallet's sell of a request stands: the attempt to answer or to make. */
+export interface SellAttempt {
+  attempt: number;
+  approval?: TxRow;
+  /** Present when the attempt was recorded: the request answers it again. */
+  sale?: TxRow;
+}
+
+/** A bundle's sale that can no longer land: its window passed, or its nonce went to another. */
+const ended = (row: TxRow) =>
+  row.validUntilBlock !== null && (row.status === "dropped" || row.status === "replaced");
+
+/** An open bundle row past its window: the next reconcile drops it. */
+const expired = (row: TxRow, head: bigint) =>
+  row.validUntilBlock !== null && !isFinal(row.status) && head > row.validUntilBlock;
+
+/**
+ * Each wallet's latest attempt at this request's sell. A request sent again answers what it
+ * recorded, unless that was a bundle that can no longer land: then it sells again, as a new
+ * attempt (the old one's nonces are free again, so the two can never both land). Bundle rows
+ * whose window passed are dropped first (one reconcile pass), so that a retry does not wait
+ * for the manager's next pass.
+ */
+export async function latestAttempts(
+  txm: TxManager,
+  bases: Map<Address, string>,
+  head: () => Promise<bigint>,
+): Promise<Map<Address, SellAttempt>> {
+  let attempts = await readAttempts(txm, bases);
+  const open = [...attempts.values()].filter(
+    (a) => a.sale && a.sale.validUntilBlock !== null && !isFinal(a.sale.status),
+  );
+  if (open.length > 0) {
+    const now = await head();
+    if (open.some((a) => a.sale && expired(a.sale, now))) {
+      await txm.reconcile();
+      attempts = await readAttempts(txm, bases);
+    }
+  }
+  return attempts;
+}
+
+async function readAttempts(
+  txm: TxManager,
+  bases: Map<Address, string>,
+): Promise<Map<Address, SellAttempt>> {
+  const firsts = await txm.find(
+    [...bases.values()].flatMap((base) => [sellKey(base, 0, "approve"), sellKey(base, 0, "sell")]),
+  );
+  const byKey = new Map(firsts.map((row) => [row.key, row]));
+  const attempts = new Map<Address, SellAttempt>();
+  for (const [wallet, base] of bases) {
+    const sale = byKey.get(sellKey(base, 0, "sell"));
+    if (!sale || !ended(sale)) {
+      attempts.set(wallet, { attempt: 0, approval: byKey.get(sellKey(base, 0, "approve")), sale });
+      continue;
+    }
+    // Rare: only after a bundle that did not land.
+    const later = new Map((await txm.byKeyPrefix(`${base}~`)).map((row) => [row.key, row]));
+    let attempt = 1;
+    while (later.has(sellKey(base, attempt + 1, "sell"))) attempt += 1;
+    const last = later.get(sellKey(base, attempt, "sell"));
+    attempts.set(
+      wallet,
+      last && !ended(last)
+        ? { attempt, approval: later.get(sellKey(base, attempt, "approve")), sale: last }
+        : { attempt: last ? attempt + 1 : attempt },
+    );
+  }
+  return attempts;
+}
+
+/**
+ * Sends again, as bundles, the recorded sells a crash (or a lost answer) may have kept from
+ * going out: bundle rows still open, in their window, with no refusal noted and no receipt.
+ * One that went out already cannot land twice (its nonces are taken by the first to land);
+ * a refusal now says nothing new and is not noted. Answers the bundles a builder took.
+ */
+export async function resubmitSells(
+  { chain, txm, tip }: { chain: ChainContext; txm: TxManager; tip: bigint },
+  replays: Array<{ approval?: TxRow | undefined; sale: TxRow }>,
+  {
+    head,
+    accounts,
+    bnbOf,
+    slippageBps,
+  }: {
+    head: bigint;
+    accounts: (wallets: Address[]) => Promise<Map<string, LocalAccount>>;
+    bnbOf: (wallet: Address) => bigint;
+    slippageBps: number;
+  },
+): Promise<number> {
+  const candidates = replays.filter(
+    ({ sale }) =>
+      sale.validUntilBlock !== null &&
+      !isFinal(sale.status) &&
+      !sale.error &&
+      head <= sale.validUntilBlock,
+  );
+  if (candidates.length === 0) return 0;
+  const receipts = await rpcBatch<unknown>(
+    chain.rpcUrl,
+    candidates.map(({ sale }) => ({ method: "eth_getTransactionReceipt", params: [sale.txHash] })),
+  );
+  const waiting = candidates.filter(
+    (_, i) => receipts[i] && !receipts[i]?.error && !receipts[i]?.result,
+  );
+  if (waiting.length === 0) return 0;
+  const keys = await accounts(waiting.map(({ sale }) => sale.from as Address));
+  const signed = waiting.flatMap(({ approval, sale }): SignedSell[] => {
+    const account = keys.get(sale.from.toLowerCase());
+    if (!account) return [];
+    const rows = approval ? [approval, sale] : [sale];
+    const address = account.address;
+    return [
+      {
+        address,
+        account,
+        bnb: bnbOf(address),
+        gasCost: rows.reduce((sum, row) => sum + row.gas * BigInt(row.gasPrice), 0n),
+        rows,
+      },
+    ];
+  });
+  const first = waiting[0]?.sale as TxRow;
+  const { bundles } = await submitSellBundles({ chain, txm, tip }, planSignedSells(chain, signed), {
+    gasPrice: BigInt(first.gasPrice),
+    slippageBps,
+    maxBlockNumber: first.validUntilBlock as bigint,
+    noteRefusals: false,
+  });
+  return bundles;
+}
