@@ -173,7 +173,10 @@ export const sellTransactionSchema = z.object({
   route: z.enum(SELL_ROUTES),
   /** A sale's floor, BNB: it reverts rather than fetch less. null for an approval or a failure. */
   minOut: bnbValueSchema.nullable(),
-  /** What the simulation said the sale fetches, BNB (after the launchpad's fee); null likewise. */
+  /**
+   * What the simulation said the sale fetches, BNB (after the launchpad's fee); null for an
+   * approval, a failure, or a sale answered again from an earlier request's record.
+   */
   expectedOut: bnbValueSchema.nullable(),
 });
 export type SellTransaction = z.infer<typeof sellTransactionSchema>;
