@@ -19,4 +19,5 @@ CREATE TABLE "pnl_marks" (
 	CONSTRAINT "pnl_marks_token_block_number_pk" PRIMARY KEY("token","block_number")
 );
 --> statement-breakpoint
-CREATE INDEX "pnl_ledger_tx_idx" ON "pnl_ledger" USING btree ("tx_hash");
+CREATE INDEX "pnl_ledger_tx_idx" ON "pnl_ledger" USING btree ("tx_hash");--> statement-breakpoint
+CREATE INDEX "chain_txs_bundle_block_idx" ON "chain_txs" USING btree ("block_number") WHERE "chain_txs"."purpose" in ('launch', 'delayed-buy', 'bundle-approve', 'bundle-sell', 'bundle-empty');

@@ -290,6 +290,12 @@ export const chainTxs = pgTable(
       .on(table.lastBroadcastAt)
       .where(sql`${table.status} = 'dropped'`),
     index("chain_txs_subject_idx").on(table.subject),
+    // The P&L ledger's pass: a launched bundle's transactions by block (migration 0017).
+    index("chain_txs_bundle_block_idx")
+      .on(table.blockNumber)
+      .where(
+        sql`${table.purpose} in ('launch', 'delayed-buy', 'bundle-approve', 'bundle-sell', 'bundle-empty')`,
+      ),
   ],
 );
 

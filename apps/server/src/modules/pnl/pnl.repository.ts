@@ -65,7 +65,8 @@ export class PnlRepository {
    * not hold. Nothing at all when nothing changed.
    */
   async pending(fromBlock: bigint): Promise<PendingWork[]> {
-    const purposes = `{${BUNDLE_TX_PURPOSES.join(",")}}`;
+    // Spelled as the partial index chain_txs_bundle_block_idx is, so the planner uses it.
+    const purposes = sql.raw(BUNDLE_TX_PURPOSES.map((p) => `'${p}'`).join(", "));
     const { rows } = await this.db.execute(sql`
       select 'launch' as type, lower(l.token_address) as token, l.block_number as block,
           null as tx_hash, null as purpose, null as "from", null as value, null as status
@@ -82,7 +83,7 @@ export class PnlRepository {
         left join launches lj on lj.draft_id = j.draft_id
         left join launches ld on c.purpose = 'delayed-buy' and ld.draft_id::text = c.subject
         where c.block_number >= ${fromBlock} and c.status in ('mined', 'reverted')
-          and c.purpose = any(${purposes}::text[])
+          and c.purpose in (${purposes})
           and coalesce(ls.token_address, lj.token_address, ld.token_address) is not null
           and not exists (select 1 from pnl_ledger p where p.tx_hash = c.tx_hash)
       order by block`);
