@@ -96,6 +96,8 @@ export interface AppOptions {
   dispersalWindowSeconds?: number | undefined;
   /** The bumper's minute (tests shorten it) and each bump's builder tip. */
   bumper?: BumperOptions | undefined;
+  /** What each sell bundle pays its builder, wei (default 0.0005 BNB). */
+  sellTip?: bigint | undefined;
   /** The transaction manager's timings (tests shorten them). */
   transactions?: TxManagerOptions | undefined;
   /** How often an idle job worker asks for work, seconds (default 1). */
@@ -290,6 +292,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     paymentWindowSeconds: options.paymentWindowSeconds,
     dispersalWindowSeconds: options.dispersalWindowSeconds,
     bumper: options.bumper,
+    sellTip: options.sellTip,
     treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
     treasuryKey: options.treasuryKey,
     pricing,

@@ -164,6 +164,7 @@ const main = async () => {
     paymentWindowSeconds: env.PAYMENT_WINDOW_SECONDS,
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     bumper: { minuteMs: env.BUMPER_MINUTE_SECONDS * 1000, tip: parseEther(env.BUMPER_TIP_BNB) },
+    sellTip: parseEther(env.SELL_TIP_BNB),
     treasuryAddress: treasury.address,
     treasuryKey: treasury.privateKey,
     pricing: {

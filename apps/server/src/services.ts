@@ -83,6 +83,8 @@ export interface ServiceOptions {
   auth: AuthService;
   transactions?: TxManagerOptions | undefined;
   bumper?: BumperOptions | undefined;
+  /** What each sell bundle pays its builder, wei (default 0.0005 BNB). */
+  sellTip?: bigint | undefined;
   /** A line for a user's terminal (`launch_status`) or dispersal dialog (`dispersal_status`). */
   emit: (userId: string, kind: "launch_status" | "dispersal_status", message: string) => void;
   log: (message: string) => void;
@@ -176,7 +178,9 @@ export const createServices = (options: ServiceOptions) => {
       : undefined;
   const bundleRows = new BundlesRepository(db);
   const walletTxs = new WalletTxs(vault, chain, txm);
-  const sells = new BundleSells(walletTxs);
+  const sells = new BundleSells(walletTxs, {
+    ...(options.sellTip !== undefined ? { tip: options.sellTip } : {}),
+  });
   const empties = new BundleEmpties(walletTxs);
   const walletManager = new WalletManager(
     bundleRows,

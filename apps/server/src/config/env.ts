@@ -172,6 +172,11 @@ const fields = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
     .default("0.0005"),
+  /** What each sell bundle pays its builder, BNB (paid by its first wallet that can). */
+  SELL_TIP_BNB: z
+    .string()
+    .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
+    .default("0.0005"),
   /** four.meme's API, where launches off the local chain get createToken's signed arguments. */
   FOUR_MEME_API_URL: url(["http:", "https:"]).default("https://four.meme/meme-api/v1"),
   /**
