@@ -1,15 +1,13 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
-import { Input } from "../../../components/ui/input.tsx";
+import { PassphraseField } from "../../../components/ui/passphrase-field.tsx";
 import { ApiError, failureText } from "../../../lib/api-error.ts";
 import { downloadJson } from "../../../lib/download.ts";
 import { backupFileName, encryptBackup, passphraseProblem } from "../../auth/utils/key-backup.ts";
 import { getAccountKeys } from "../api/get-account-keys.ts";
 
 export const BACKUP_FAILED = "Failed to create the backup";
-
-const labelClass = "text-xs uppercase tracking-widest text-faint";
 
 /**
  * Downloads one file with the access key and every private key the server holds for this
@@ -21,8 +19,6 @@ export function BackupPanel({ accessKey }: { accessKey: string }) {
   const [repeated, setRepeated] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const passphraseId = useId();
-  const repeatId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -59,30 +55,18 @@ export function BackupPanel({ accessKey }: { accessKey: string }) {
         be opened. Restore it with [import existing key].
       </p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-2">
-          <label htmlFor={passphraseId} className={labelClass}>
-            Backup passphrase
-          </label>
-          <Input
-            id={passphraseId}
-            type="password"
-            value={passphrase}
-            onChange={(event) => setPassphrase(event.target.value)}
-            autoComplete="new-password"
-          />
-        </div>
-        <div className="flex flex-col gap-2">
-          <label htmlFor={repeatId} className={labelClass}>
-            Repeat the passphrase
-          </label>
-          <Input
-            id={repeatId}
-            type="password"
-            value={repeated}
-            onChange={(event) => setRepeated(event.target.value)}
-            autoComplete="new-password"
-          />
-        </div>
+        <PassphraseField
+          label="Backup passphrase"
+          value={passphrase}
+          onChange={setPassphrase}
+          autoComplete="new-password"
+        />
+        <PassphraseField
+          label="Repeat the passphrase"
+          value={repeated}
+          onChange={setRepeated}
+          autoComplete="new-password"
+        />
       </div>
       {problem && (
         <p

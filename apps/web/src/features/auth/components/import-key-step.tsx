@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { Input } from "../../../components/ui/input.tsx";
+import { PassphraseField } from "../../../components/ui/passphrase-field.tsx";
 import { ApiError } from "../../../lib/api-error.ts";
 import { useValidateKey } from "../api/validate-key.ts";
 import { useAuth } from "../hooks/use-auth.ts";
@@ -34,7 +35,6 @@ export function ImportKeyStep({ onBack }: { onBack: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const keyId = useId();
   const fileId = useId();
-  const passphraseId = useId();
   const validate = useValidateKey();
   const busy = validate.isPending || opening;
 
@@ -121,18 +121,12 @@ export function ImportKeyStep({ onBack }: { onBack: () => void }) {
         />
       </div>
       {backup && (
-        <div className="flex flex-col gap-2">
-          <label htmlFor={passphraseId} className={labelClass}>
-            Backup passphrase
-          </label>
-          <Input
-            id={passphraseId}
-            type="password"
-            value={passphrase}
-            onChange={(event) => setPassphrase(event.target.value)}
-            autoComplete="off"
-          />
-        </div>
+        <PassphraseField
+          label="Backup passphrase"
+          value={passphrase}
+          onChange={setPassphrase}
+          autoComplete="off"
+        />
       )}
       {problem && (
         <p role="alert" className="text-sm text-bad" data-testid="import-problem">
