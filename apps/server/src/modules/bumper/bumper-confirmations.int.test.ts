@@ -2,10 +2,11 @@ import type { Bumper, BumperWallet } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import { type Address, type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { launchBundle } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
 
 /**
  * Issue 27: a bump moves its wallet's BNB on to the next wallet, and the bumper goes on from
@@ -13,26 +14,17 @@ import { apiCaller } from "../../test/drafts-api.ts";
  * chain takes back never sends the bumper on to a wallet the money never reached.
  */
 const masterKey = Buffer.alloc(32, 43);
-const TIP = parseEther("0.0005");
 let testChain: TestChain;
 let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({
-    chain: testChain.chain,
-    masterKey,
-    bumper: { minuteMs: 1_000, tip: TIP },
-    // A move the chain lost is sent again within a second, not ten.
+  // A move the chain lost is sent again within a second, not ten.
+  ({ testChain, app, key } = await startBumperTestbed(masterKey, {
     transactions: { rebroadcastAfterMs: 500 },
-  });
-  key = await app.auth.mintKey("user");
+  }));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopBumperTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

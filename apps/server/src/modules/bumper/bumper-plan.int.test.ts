@@ -6,34 +6,23 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema.ts";
 import { hashAccessKey } from "../../lib/crypto.ts";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { launchBundle } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
+import { startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
 import { BUMP_GAS, GAS_ROUNDING_WEI } from "./bumper-costs.ts";
 
 const masterKey = Buffer.alloc(32, 43);
-/** One bumper minute lasts 1 s here. */
-const MINUTE_MS = 1_000;
-const TIP = parseEther("0.0005");
 let testChain: TestChain;
 let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({
-    chain: testChain.chain,
-    masterKey,
-    bumper: { minuteMs: MINUTE_MS, tip: TIP },
-  });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startBumperTestbed(masterKey));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopBumperTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

@@ -3,35 +3,25 @@ import { sql } from "drizzle-orm";
 import { type Address, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
+import { BUMPER_TIP, startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
 
 const masterKey = Buffer.alloc(32, 41);
-/** One bumper minute lasts 1 s here. */
-const MINUTE_MS = 1_000;
-const TIP = parseEther("0.0005");
+const TIP = BUMPER_TIP;
 let testChain: TestChain;
 let app: TestApp;
 let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({
-    chain: testChain.chain,
-    masterKey,
-    bumper: { minuteMs: MINUTE_MS, tip: TIP },
-  });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startBumperTestbed(masterKey));
   otherKey = await app.auth.mintKey("user");
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopBumperTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,
