@@ -1,7 +1,19 @@
+import { eq } from "drizzle-orm";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { drafts, launches, payments } from "../db/schema.ts";
+import { drafts, launches, payments, users } from "../db/schema.ts";
+import { hashAccessKey } from "../lib/crypto.ts";
 import type { TestApp } from "./app.ts";
+
+/** The id of the user whose access key is `key`. */
+export const userIdOf = async (app: TestApp, key: string): Promise<string> => {
+  const [row] = await app.database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.keyHash, hashAccessKey(key)));
+  if (!row) throw new Error("no user has this key");
+  return row.id;
+};
 
 const address = () => privateKeyToAccount(generatePrivateKey()).address;
 

@@ -4,8 +4,8 @@ import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adminAudit, referralClaims, users } from "../../db/schema.ts";
-import { hashAccessKey } from "../../lib/crypto.ts";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
+import { userIdOf } from "../../test/admin-data.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
 import { apiCaller, draftInput } from "../../test/drafts-api.ts";
@@ -41,13 +41,7 @@ const call = apiCaller(
   () => app,
   () => superadmin,
 );
-const idOf = async (key: string) => {
-  const [row] = await app.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.keyHash, hashAccessKey(key)));
-  return row?.id as string;
-};
+const idOf = (key: string) => userIdOf(app, key);
 const auditRows = () => app.database.db.select().from(adminAudit);
 const receiver = () => privateKeyToAccount(generatePrivateKey()).address;
 

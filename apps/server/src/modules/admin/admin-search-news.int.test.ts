@@ -3,8 +3,7 @@ import { eq } from "drizzle-orm";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launches, payments, users } from "../../db/schema.ts";
-import { hashAccessKey } from "../../lib/crypto.ts";
-import { launchHistory } from "../../test/admin-data.ts";
+import { launchHistory, userIdOf } from "../../test/admin-data.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
 
@@ -26,14 +25,7 @@ const call = apiCaller(
   () => app,
   () => superadmin,
 );
-const idOf = async (key: string) => {
-  const [row] = await app.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.keyHash, hashAccessKey(key)));
-  if (row) return row.id;
-  throw new Error("no such key");
-};
+const idOf = (key: string) => userIdOf(app, key);
 /** The ids of the users a search finds, over every page (a page of 100). */
 const found = async (search: string): Promise<string[]> => {
   const answer = await call("GET", `${A}/users?limit=100&search=${encodeURIComponent(search)}`);

@@ -2,8 +2,7 @@ import { ADMIN_SORT_FIELDS, type AdminUserRow } from "@bundler/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../db/schema.ts";
-import { hashAccessKey } from "../../lib/crypto.ts";
-import { launchHistory } from "../../test/admin-data.ts";
+import { launchHistory, userIdOf } from "../../test/admin-data.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
 
@@ -28,14 +27,7 @@ const call = apiCaller(
   () => app,
   () => superadmin,
 );
-const idOf = async (key: string) => {
-  const [row] = await app.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.keyHash, hashAccessKey(key)));
-  if (row) return row.id;
-  throw new Error("no such key");
-};
+const idOf = (key: string) => userIdOf(app, key);
 
 const ROUTES: Array<[method: "GET" | "PUT" | "POST", path: string, body?: object]> = [
   ["GET", `${A}/stats`],

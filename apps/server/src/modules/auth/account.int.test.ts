@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminAudit, users } from "../../db/schema.ts";
-import { hashAccessKey } from "../../lib/crypto.ts";
+import { adminAudit } from "../../db/schema.ts";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
+import { userIdOf } from "../../test/admin-data.ts";
 import { createTestApp, type TestApp } from "../../test/app.ts";
 
 let app: TestApp;
@@ -26,13 +26,7 @@ const get = async (url: string, key?: string) => {
   };
 };
 
-const idOf = async (key: string) => {
-  const [row] = await app.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.keyHash, hashAccessKey(key)));
-  return row?.id as string;
-};
+const idOf = (key: string) => userIdOf(app, key);
 
 let devices = 0;
 const freeKey = async () => {
