@@ -124,7 +124,13 @@ export function pnlHandlers({
   answer = () => pnlFixture(),
   history = () => pnlHistoryFixture(),
   csv = () =>
-    new HttpResponse("block,time\n12,2026-01-01\n", { headers: { "content-type": "text/csv" } }),
+    new HttpResponse("block,time\n12,2026-01-01\n", {
+      headers: {
+        "content-type": "text/csv",
+        "content-disposition":
+          'attachment; filename="pnl-MCAT-0xAAaA000000000000000000000000000000000001.csv"',
+      },
+    }),
 }: {
   answer?: () => PnlAnswer;
   history?: () => PnlPoint[];

@@ -105,20 +105,35 @@ describe("the bundle's P&L panel", () => {
     const chart = await screen.findByTestId("pnl-chart");
     await waitFor(() => expect(chart.querySelectorAll(".recharts-line").length).toBe(3));
   });
+});
 
-  it("downloads the ledger as a CSV file, asked with the access key", async () => {
-    const files: Blob[] = [];
-    const names: string[] = [];
-    vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
-      files.push(blob as Blob);
-      return "blob:csv";
-    });
-    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
-    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      names.push(this.download);
-    });
+/** Spies on the download: the files saved and their names. */
+function downloads() {
+  const files: Blob[] = [];
+  const names: string[] = [];
+  vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+    files.push(blob as Blob);
+    return "blob:csv";
+  });
+  vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    names.push(this.download);
+  });
+  return { files, names };
+}
+
+const textOf = (file: Blob) =>
+  new Promise<string>((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.readAsText(file);
+  });
+
+describe("the P&L's CSV", () => {
+  it("downloads the ledger under the server's name, asked with the access key", async () => {
+    const { files, names } = downloads();
     const { pnl } = renderBundlePage();
     await screen.findByTestId("pnl-costWei");
 
@@ -126,13 +141,20 @@ describe("the bundle's P&L panel", () => {
 
     await waitFor(() => expect(files).toHaveLength(1));
     expect(pnl.csvRequests).toEqual([{ key: KEY, address: bundleFixture().address }]);
+    expect(names).toEqual(["pnl-MCAT-0xAAaA000000000000000000000000000000000001.csv"]);
+    expect(await textOf(files[0] as Blob)).toBe("block,time\n12,2026-01-01\n");
+  });
+
+  it("names the file itself when the server's name cannot be read", async () => {
+    const { files, names } = downloads();
+    const { handlers } = pnlHandlers({ csv: () => new HttpResponse("block\n") });
+    renderBundlePage(undefined, { handlers });
+    await screen.findByTestId("pnl-costWei");
+
+    fireEvent.click(within(pnlPanel()).getByRole("button", { name: "Download CSV" }));
+
+    await waitFor(() => expect(files).toHaveLength(1));
     expect(names).toEqual(["mcat-pnl-0xaaaa0000.csv"]);
-    const text = await new Promise<string>((resolve) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.readAsText(files[0] as Blob);
-    });
-    expect(text).toBe("block,time\n12,2026-01-01\n");
   });
 
   it("says the download failed, then the server's reason", async () => {
@@ -148,7 +170,9 @@ describe("the bundle's P&L panel", () => {
       ),
     );
   });
+});
 
+describe("the P&L panel's failures", () => {
   it("says why the P&L could not be read, and reads it again on [retry]", async () => {
     let broken = true;
     // Falls through to the page's P&L fixture once it answers undefined.
