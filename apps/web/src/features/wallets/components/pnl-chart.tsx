@@ -20,14 +20,21 @@ const SERIES = [
   { key: "exit", name: "exit value", color: CHART_COLORS.gold },
 ] as const;
 
-const time = (at: number) =>
-  new Date(at).toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" });
+/** Hours and minutes; seconds too while the bundle's life fits in a few minutes. */
+const timeTick = (withSeconds: boolean) => (at: number) =>
+  new Date(at).toLocaleTimeString("en-US", {
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(withSeconds ? { second: "2-digit" } : {}),
+  });
 
 const bnbTick = (value: number) =>
   value.toLocaleString("en-US", { maximumSignificantDigits: 3, notation: "compact" });
 
 /** Cost, proceeds and exit value over the bundle's life, in BNB, against time. */
 export function PnlChart({ points }: { points: PnlChartPoint[] }) {
+  const span = (points.at(-1)?.at ?? 0) - (points[0]?.at ?? 0);
+  const time = timeTick(span < 10 * 60_000);
   return (
     <div className="h-56 w-full" data-testid="pnl-chart">
       <ResponsiveContainer width="100%" height="100%">
