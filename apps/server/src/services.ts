@@ -41,6 +41,7 @@ import { PaymentWatcher } from "./modules/payments/payment.watcher.ts";
 import { workPnlJobs } from "./modules/pnl/pnl.jobs.ts";
 import { PnlRepository } from "./modules/pnl/pnl.repository.ts";
 import { PnlService } from "./modules/pnl/pnl.service.ts";
+import { ViewedBundles } from "./modules/pnl/pnl-exit.ts";
 import { PnlLedger } from "./modules/pnl/pnl-ledger.ts";
 import { PriceService } from "./modules/price/price.service.ts";
 import { ClaimDecisions } from "./modules/referral/claim-decisions.ts";
@@ -189,8 +190,9 @@ export const createServices = (options: ServiceOptions) => {
     empties,
   );
   const pnlRows = new PnlRepository(db);
-  const pnlLedger = chain ? new PnlLedger(pnlRows, chain, log) : undefined;
-  const pnl = new PnlService(bundleRows, pnlRows, chain, prices);
+  const viewedPnl = new ViewedBundles();
+  const pnlLedger = chain ? new PnlLedger(pnlRows, chain, log, viewedPnl) : undefined;
+  const pnl = new PnlService(bundleRows, pnlRows, chain, prices, viewedPnl);
   const bumperRows = new BumperRepository(db);
   const bumperEngine =
     chain && txm

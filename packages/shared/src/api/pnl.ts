@@ -112,7 +112,13 @@ export const pnlDriftSchema = z.object({
   chainWei: weiSchema,
   /** |chain − ledger| as a percent of the ledger's figure (of 1 wei when it is 0), two decimals. */
   percent: z.number(),
-  /** Over 0.1%: a transfer the app did not make. */
+  /**
+   * A transaction of ours for this wallet is on its way, or landed and not in the ledger yet
+   * (the ledger takes a transaction once it is confirmed): its drift is not judged until then.
+   * The server always says; optional for clients built before it did.
+   */
+  pending: z.boolean().optional(),
+  /** Over 0.1% and not pending: a transfer the app did not make. */
   flagged: z.boolean(),
 });
 export type PnlDrift = z.infer<typeof pnlDriftSchema>;

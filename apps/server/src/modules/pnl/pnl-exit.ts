@@ -71,3 +71,38 @@ export const bundleWorth = (
 
 /** price × tokens, wei. */
 export const markOf = (price: bigint, tokens: bigint): bigint => (price * tokens) / WHOLE_TOKEN;
+
+/** How long after its last read a bundle's worth is still worked out ahead, each block. */
+const VIEWED_FOR_MS = 30_000;
+
+/**
+ * The bundles whose P&L was read lately (a page open on them polls it): the per-block pass
+ * works out their worth as soon as a block comes, so the page's next read finds the exit
+ * simulation done instead of running it. Nothing is done for bundles nobody reads.
+ */
+export class ViewedBundles {
+  private readonly viewed = new Map<string, { addresses: readonly string[]; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  seen(token: string, addresses: readonly string[]): void {
+    this.viewed.set(token, { addresses, at: this.now() });
+  }
+
+  get size(): number {
+    return this.viewed.size;
+  }
+
+  /** Each lately read bundle's worth at the head `blockNumber` (already read: nothing again). */
+  async warm(chain: ChainContext, blockNumber: bigint): Promise<void> {
+    if (this.viewed.size === 0) return;
+    chain.reads.observe(blockNumber);
+    const now = this.now();
+    const reads: Array<Promise<unknown>> = [];
+    for (const [token, { addresses, at }] of this.viewed) {
+      if (now - at > VIEWED_FOR_MS) this.viewed.delete(token);
+      else reads.push(bundleWorth(chain, token, addresses).catch(() => null));
+    }
+    await Promise.all(reads);
+  }
+}

@@ -76,6 +76,11 @@ describe("driftOf", () => {
     const [, a] = driftOf(bundle, rows, worth({ [A]: 600601n }));
     expect(a).toMatchObject({ flagged: true, percent: 0.1 });
   });
+
+  it("does not judge a wallet whose transaction is not in the ledger yet", () => {
+    const [, a] = driftOf(bundle, rows, worth({ [A]: 900000n }), new Set([A]));
+    expect(a).toMatchObject({ pending: true, flagged: false });
+  });
 });
 
 describe("sharedLinesOf", () => {

@@ -10,7 +10,7 @@ import {
   type PnlWallet,
 } from "@bundler/shared";
 import { formatEther, getAddress } from "viem";
-import type { LedgerRow, PnlBundle } from "./pnl.repository.ts";
+import type { LedgerRow, LedgerSum, PnlBundle } from "./pnl.repository.ts";
 import type { BundleWorth } from "./pnl-exit.ts";
 import { markOf } from "./pnl-exit.ts";
 import { holdersOf, lowerOf } from "./pnl-lines.ts";
@@ -23,14 +23,14 @@ const BEFORE_LAUNCH = new Set<PnlKind>(["launch-fee", "dispersal-cost", "opening
 /** Drift over this many parts in 1,000 of the ledger's figure is flagged (0.1%). */
 const DRIFT_PER_MILLE = 1n;
 
-const sum = (rows: readonly LedgerRow[], pick: (row: LedgerRow) => boolean, field = "bnb") =>
-  rows.reduce(
-    (total, row) => (pick(row) ? total + BigInt(field === "bnb" ? row.bnb : row.tokens) : total),
-    0n,
-  );
+const sum = (
+  rows: readonly LedgerSum[],
+  pick: (row: LedgerSum) => boolean,
+  field: "bnb" | "tokens" = "bnb",
+) => rows.reduce((total, row) => (pick(row) ? total + BigInt(row[field]) : total), 0n);
 /** Rows by wallet, grouped once per ledger read. */
-const grouped = new WeakMap<readonly LedgerRow[], Map<string, LedgerRow[]>>();
-const byWallet = (rows: readonly LedgerRow[]): Map<string, LedgerRow[]> => {
+const grouped = new WeakMap<readonly LedgerSum[], Map<string, LedgerSum[]>>();
+const byWallet = (rows: readonly LedgerSum[]): Map<string, LedgerSum[]> => {
   let map = grouped.get(rows);
   if (!map) {
     map = new Map();
@@ -53,7 +53,7 @@ const share = (total: bigint, part: bigint, whole: bigint) =>
  * average cost of the tokens sold (every cost, shared lines included, over every token bought);
  * unrealized (exit) is the exit value less the average cost of the tokens still held.
  */
-export const totalsOf = (rows: readonly LedgerRow[], worth: BundleWorth): PnlTotals => {
+export const totalsOf = (rows: readonly LedgerSum[], worth: BundleWorth): PnlTotals => {
   const cost = sum(rows, (r) => COSTS.has(r.kind));
   const proceeds = sum(rows, (r) => r.kind === "sale");
   const bought = sum(rows, (r) => r.kind === "buy" || r.kind === "dev-buy", "tokens");
@@ -76,7 +76,7 @@ export const totalsOf = (rows: readonly LedgerRow[], worth: BundleWorth): PnlTot
 /** The developer's row (first) and each bundle wallet's: only what that wallet paid and received. */
 export const walletsOf = (
   bundle: PnlBundle,
-  rows: readonly LedgerRow[],
+  rows: readonly LedgerSum[],
   worth: BundleWorth,
 ): PnlWallet[] =>
   holdersOf(bundle).map(({ address, role }) => {
@@ -96,8 +96,8 @@ export const walletsOf = (
  * The shared cost lines (creation fee, tips and their gas, launch fee, dispersal costs), one
  * per kind, role and payer; the dispersal's hops add up to one line.
  */
-export const sharedLinesOf = (rows: readonly LedgerRow[]): PnlLine[] => {
-  const groups = new Map<string, LedgerRow[]>();
+export const sharedLinesOf = (rows: readonly LedgerSum[]): PnlLine[] => {
+  const groups = new Map<string, LedgerSum[]>();
   for (const row of rows) {
     if (OWN.has(row.role) || !COSTS.has(row.kind)) continue;
     const id = row.kind === "dispersal-cost" ? row.kind : `${row.kind}:${row.role}:${row.wallet}`;
@@ -106,7 +106,7 @@ export const sharedLinesOf = (rows: readonly LedgerRow[]): PnlLine[] => {
     else groups.set(id, [row]);
   }
   return [...groups.values()].map((group) => {
-    const first = group[0] as LedgerRow;
+    const first = group[0] as LedgerSum;
     const payers = new Set(group.map((r) => r.wallet));
     const txs = new Set(group.map((r) => r.txHash));
     return {
@@ -126,10 +126,13 @@ export const sharedLinesOf = (rows: readonly LedgerRow[]): PnlLine[] => {
  */
 export const driftOf = (
   bundle: PnlBundle,
-  rows: readonly LedgerRow[],
+  rows: readonly LedgerSum[],
   worth: BundleWorth,
-): PnlDrift[] =>
-  holdersOf(bundle).map(({ address }) => {
+  inFlight: ReadonlySet<string> = new Set(),
+): PnlDrift[] => {
+  // Before the launch's opening lines are in, no wallet's ledger says anything yet.
+  const opened = rows.some((r) => r.kind === "opening");
+  return holdersOf(bundle).map(({ address }) => {
     const mine = byWallet(rows).get(address) ?? [];
     const opening = sum(mine, (r) => r.kind === "opening");
     const paid = sum(mine, (r) => COSTS.has(r.kind) && !BEFORE_LAUNCH.has(r.kind));
@@ -138,14 +141,17 @@ export const driftOf = (
     const chain = worth.holdings.get(address)?.bnb ?? 0n;
     const diff = abs(chain - ledger);
     const base = abs(ledger) > 0n ? abs(ledger) : 1n;
+    const pending = !opened || inFlight.has(address);
     return {
       address: getAddress(address),
       ledgerWei: ledger.toString(),
       chainWei: chain.toString(),
       percent: Number((diff * 10_000n) / base) / 100,
-      flagged: diff * 1000n > base * DRIFT_PER_MILLE,
+      pending,
+      flagged: !pending && diff * 1000n > base * DRIFT_PER_MILLE,
     };
   });
+};
 
 /** The chart: the running cost and proceeds after each block with ledger lines, and exit values. */
 export const historyOf = (

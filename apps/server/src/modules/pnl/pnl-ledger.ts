@@ -4,7 +4,7 @@ import { type Address, type Hex, toHex } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ChainCursors } from "../../lib/chain-cursors.ts";
 import type { NewLedgerRow, PendingWork, PnlBundle, PnlRepository } from "./pnl.repository.ts";
-import { bundleWorth } from "./pnl-exit.ts";
+import { bundleWorth, type ViewedBundles } from "./pnl-exit.ts";
 import {
   addressesOf,
   GAS_LINE,
@@ -47,6 +47,7 @@ export class PnlLedger {
     private readonly repo: PnlRepository,
     private readonly chain: ChainContext,
     private readonly log: (message: string) => void = () => {},
+    private readonly viewed?: ViewedBundles,
   ) {
     this.cursors = new ChainCursors(repo.db);
   }
@@ -54,6 +55,9 @@ export class PnlLedger {
   /** One pass; answers how many lines it appended. */
   async pass(): Promise<number> {
     if (!this.chain.launchpad) return 0;
+    // The worth of the bundles whose P&L pages are open, for the new block (none: no read).
+    if (this.viewed?.size)
+      await this.viewed.warm(this.chain, await this.chain.client.getBlockNumber());
     if (this.from === undefined) {
       this.from = (await this.cursors.get(PNL_CURSOR)) ?? 0n;
       this.saved = this.from;

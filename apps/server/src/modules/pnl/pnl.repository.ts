@@ -4,6 +4,16 @@ import { pnlLedger, pnlMarks } from "../../db/schema.ts";
 
 export type LedgerRow = typeof pnlLedger.$inferSelect;
 export type NewLedgerRow = typeof pnlLedger.$inferInsert;
+/**
+ * Ledger lines added up per wallet, role and kind: what the P&L figures need (a ledger row is
+ * one too). `txHash` is the one transaction's, null when several; `blockNumber` the first.
+ */
+export type LedgerSum = Pick<
+  LedgerRow,
+  "wallet" | "role" | "kind" | "bnb" | "tokens" | "blockNumber"
+> & {
+  txHash: string | null;
+};
 
 /** What the transactions the app sent for bundles say they are for. */
 export const BUNDLE_TX_PURPOSES = [
@@ -103,12 +113,16 @@ export class PnlRepository {
     );
   }
 
-  /** The launched bundle of `token` (any case), with its draft's wallets. */
-  async bundle(token: string): Promise<PnlBundle | undefined> {
+  /**
+   * The launched bundle of `token` (any case), with its draft's wallets; only `ownerId`'s when
+   * given (another user's reads as absent).
+   */
+  async bundle(token: string, ownerId?: string): Promise<PnlBundle | undefined> {
     const { rows } = await this.db.execute(sql`
       select l.owner_id, l.draft_id, l.block_number, d.deployer_address, d.wallet_config
         from launches l join drafts d on d.id = l.draft_id
         where lower(l.token_address) = ${token.toLowerCase()}
+          ${ownerId ? sql`and l.owner_id = ${ownerId}` : sql``}
         order by l.created_at limit 1`);
     const row = rows[0] as Record<string, unknown> | undefined;
     if (!row) return undefined;
@@ -215,6 +229,39 @@ export class PnlRepository {
       .from(pnlLedger)
       .where(eq(pnlLedger.token, token.toLowerCase()))
       .orderBy(asc(pnlLedger.blockNumber), asc(pnlLedger.txHash), asc(pnlLedger.logIndex));
+  }
+
+  /** A bundle's ledger added up per wallet, role and kind, in one statement. */
+  async sums(token: string): Promise<LedgerSum[]> {
+    const { rows } = await this.db.execute(sql`
+      select wallet, role, kind, sum(bnb)::text as bnb, sum(tokens)::text as tokens,
+          min(block_number)::text as block,
+          case when count(distinct tx_hash) = 1 then min(tx_hash) end as tx_hash
+        from pnl_ledger where token = ${token.toLowerCase()}
+        group by wallet, role, kind`);
+    return (rows as Array<Record<string, unknown>>).map((r) => ({
+      wallet: String(r.wallet),
+      role: r.role as LedgerSum["role"],
+      kind: r.kind as LedgerSum["kind"],
+      bnb: String(r.bnb),
+      tokens: String(r.tokens),
+      blockNumber: BigInt(String(r.block)),
+      txHash: r.tx_hash === null ? null : String(r.tx_hash),
+    }));
+  }
+
+  /**
+   * The wallets with a transaction sent for this bundle that is still open, or final and not in
+   * the ledger yet: their balances are ahead of the ledger for a few blocks.
+   */
+  async inFlight(token: string): Promise<Set<string>> {
+    const { rows } = await this.db.execute(sql`
+      select distinct lower(c."from") as wallet from chain_txs c
+        where c.subject = ${token.toLowerCase()}
+          and c.purpose in ('bundle-approve', 'bundle-sell', 'bundle-empty')
+          and (c.status in ('signed', 'sent') or (c.status in ('mined', 'reverted')
+            and not exists (select 1 from pnl_ledger p where p.tx_hash = c.tx_hash)))`);
+    return new Set((rows as Array<{ wallet: string }>).map((r) => r.wallet));
   }
 
   /** The exit values the pass recorded, by block. */

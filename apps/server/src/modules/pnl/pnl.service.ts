@@ -4,7 +4,7 @@ import type { BundlesRepository } from "../bundles/bundles.repository.ts";
 import { bundleNotFound, ownedBundle } from "../bundles/bundles.service.ts";
 import type { PriceService } from "../price/price.service.ts";
 import type { PnlBundle, PnlRepository } from "./pnl.repository.ts";
-import { bundleWorth } from "./pnl-exit.ts";
+import { bundleWorth, type ViewedBundles } from "./pnl-exit.ts";
 import { csvOf, driftOf, historyOf, sharedLinesOf, totalsOf, walletsOf } from "./pnl-figures.ts";
 import { holdersOf } from "./pnl-lines.ts";
 
@@ -19,12 +19,14 @@ export class PnlService {
     private readonly repo: PnlRepository,
     private readonly chain: ChainContext | undefined,
     private readonly prices: PriceService,
+    private readonly viewed?: ViewedBundles,
   ) {}
 
   async pnl(ownerId: string, address: string) {
     const { bundle, chain } = await this.owned(ownerId, address);
-    const [rows, worth, bnbUsd] = await Promise.all([
-      this.repo.ledger(bundle.token),
+    const [rows, inFlight, worth, bnbUsd] = await Promise.all([
+      this.repo.sums(bundle.token),
+      this.repo.inFlight(bundle.token),
       this.worth(chain, bundle),
       this.prices
         .bnbUsd()
@@ -35,7 +37,7 @@ export class PnlService {
       totals: totalsOf(rows, worth),
       wallets: walletsOf(bundle, rows, worth),
       lines: sharedLinesOf(rows),
-      drift: driftOf(bundle, rows, worth),
+      drift: driftOf(bundle, rows, worth, inFlight),
       bnbUsd,
       asOfBlock: worth.blockNumber.toString(),
     };
@@ -59,18 +61,16 @@ export class PnlService {
     return { csv: csvOf(rows), name };
   }
 
+  /** The caller's bundle, in one query: 404 for an unknown token or another user's. */
   private async owned(ownerId: string, address: string) {
-    const row = await ownedBundle(this.bundles, ownerId, address);
-    const bundle = await this.repo.bundle(row.tokenAddress);
+    const bundle = await this.repo.bundle(address, ownerId);
     if (!bundle) throw bundleNotFound();
     return { bundle, chain: requireChain(this.chain) };
   }
 
   private worth(chain: ChainContext, bundle: PnlBundle) {
-    return bundleWorth(
-      chain,
-      bundle.token,
-      holdersOf(bundle).map((h) => h.address),
-    );
+    const holders = holdersOf(bundle).map((h) => h.address);
+    this.viewed?.seen(bundle.token, holders);
+    return bundleWorth(chain, bundle.token, holders);
   }
 }
