@@ -5,6 +5,7 @@ import { bumperDue } from "../modules/bumper/bumper.repository.ts";
 import { disperseDue } from "../modules/disperse/disperse.repository.ts";
 import { adoptDue } from "../modules/launch/launch.repository.ts";
 import { paymentWatchDue } from "../modules/payments/payment.repository.ts";
+import { pnlDue } from "../modules/pnl/pnl.repository.ts";
 import { payoutsDue } from "../modules/referral/referral.repository.ts";
 import { reconcileDue } from "../modules/transactions/transactions.repository.ts";
 import { createTestDatabase } from "../test/database.ts";
@@ -17,7 +18,15 @@ afterAll(async () => {
   await database.close();
 });
 
-const PASSES = { reconcileDue, paymentWatchDue, disperseDue, bumperDue, adoptDue, payoutsDue };
+const PASSES = {
+  reconcileDue,
+  paymentWatchDue,
+  disperseDue,
+  bumperDue,
+  adoptDue,
+  payoutsDue,
+  pnlDue,
+};
 
 describe("the per-block passes' due conditions", () => {
   it.each(Object.entries(PASSES))(

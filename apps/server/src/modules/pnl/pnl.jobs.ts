@@ -1,4 +1,5 @@
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import { pnlDue } from "./pnl.repository.ts";
 import type { PnlLedger } from "./pnl-ledger.ts";
 
 /**
@@ -9,5 +10,5 @@ import type { PnlLedger } from "./pnl-ledger.ts";
 export const PNL_LEDGER: QueueSpec = perBlockQueue("pnl-ledger");
 
 export const workPnlJobs = async (jobs: JobEngine, ledger: PnlLedger): Promise<void> => {
-  await jobs.onEachBlock(PNL_LEDGER, () => ledger.pass());
+  await jobs.onEachBlock(PNL_LEDGER, () => ledger.pass(), pnlDue);
 };

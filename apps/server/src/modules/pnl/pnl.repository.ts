@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { pnlLedger, pnlMarks } from "../../db/schema.ts";
+import { launches, pnlLedger, pnlMarks } from "../../db/schema.ts";
 
 export type LedgerRow = typeof pnlLedger.$inferSelect;
 export type NewLedgerRow = typeof pnlLedger.$inferInsert;
@@ -59,6 +59,9 @@ export interface DispersalHop {
   fee: bigint;
   blockNumber: bigint;
 }
+
+/** The ledger pass has work only once a bundle was launched here. */
+export const pnlDue = (): SQL => sql`exists (select 1 from ${launches})`;
 
 const lower = (value: string | null | undefined) => (value ? value.toLowerCase() : null);
 
