@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import { onTestFinished } from "vitest";
 import { describe, expect, test } from "./support/fixtures.ts";
 import { continueToApp } from "./support/flows.ts";
 import { type RunningServer, startServer } from "./support/server.ts";
@@ -177,34 +178,30 @@ describe("a stored key", () => {
 
   test("returns the user to the modal when the server no longer knows it", async ({ page }) => {
     const own = await startServer();
+    onTestFinished(() => own.stop());
     await page.goto(own.url);
     await page.getByRole("button", { name: "Get Free Access" }).click();
     await continueToApp(page);
     // The same address now answers from an empty database: the key is revoked.
     await own.stop();
     const fresh = await startServer({ port: own.port });
-    try {
-      await page.clock.install({ time: Date.now() + DAY_AND_AN_HOUR });
-      await page.reload();
-      await modal(page).waitFor({ timeout: 60_000 });
-    } finally {
-      await fresh.stop();
-    }
+    onTestFinished(() => fresh.stop());
+    await page.clock.install({ time: Date.now() + DAY_AND_AN_HOUR });
+    await page.reload();
+    await modal(page).waitFor({ timeout: 60_000 });
   });
 
   test("is dropped as soon as the live connection is refused", async ({ page }) => {
     const own = await startServer();
+    onTestFinished(() => own.stop());
     await page.goto(own.url);
     await page.getByRole("button", { name: "Get Free Access" }).click();
     await continueToApp(page);
     await own.stop();
     const fresh = await startServer({ port: own.port });
-    try {
-      // No reload: the socket reconnects, its handshake is refused, and the modal returns.
-      await modal(page).waitFor({ timeout: 60_000 });
-    } finally {
-      await fresh.stop();
-    }
+    onTestFinished(() => fresh.stop());
+    // No reload: the socket reconnects, its handshake is refused, and the modal returns.
+    await modal(page).waitFor({ timeout: 60_000 });
   });
 
   test("is kept while the server is offline, and lets the user in once it is back", async ({
@@ -239,7 +236,10 @@ describe("a stored key", () => {
       await page.getByRole("button", { name: "[logout]" }).waitFor({ timeout: 30_000 });
       expect(await modal(page).isVisible()).toBe(false);
     } finally {
+      // Both stopped before their data goes: a server whose data dir is deleted under it
+      // spins in its embedded database and never exits.
       await back?.stop();
+      await own.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
