@@ -55,6 +55,11 @@ export const startServer = async (
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       FREE_KEY_LIMIT_PER_HOUR: "1000",
+      // Every browser context and API call of a file comes from 127.0.0.1: the per-address
+      // limits (600 requests and 30 faucet calls a minute) are one user's, not a whole file's:
+      // a file whose tests each launch a bundle reached the faucet's.
+      RATE_LIMIT_PER_MINUTE: "100000",
+      FAUCET_PER_MINUTE: "100000",
       FREE_KEYS_PER_IP_PER_DAY: "1000",
       DATABASE_URL: "",
       // Four blocks a second: what a user waits a block for here, a test waits a quarter of.

@@ -69,6 +69,8 @@ export interface AppOptions {
   currentBlock?: () => number | null;
   /** The local profile's faucet route (test BNB from an anvil development account). */
   faucet?: boolean;
+  /** Faucet requests one address may make per minute (default FAUCET_PER_MINUTE, 30). */
+  faucetPerMinute?: number | undefined;
   /** Encrypts every private key at rest (main.ts loads it; tests pass one). */
   masterKey: Buffer;
   /** The chain the launch routes use; without it they answer 503 "chain unavailable". */
@@ -339,7 +341,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
   // The local chain's faucet sends through the transaction manager like everything else.
-  if (options.faucet) await server.register(faucetRoutes(new FaucetService(services.transactions)));
+  if (options.faucet)
+    await server.register(
+      faucetRoutes(new FaucetService(services.transactions), options.faucetPerMinute),
+    );
   await server.register(priceRoutes(services.prices));
 
   const webDist = options.webDist && existsSync(options.webDist) ? options.webDist : undefined;

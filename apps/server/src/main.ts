@@ -157,6 +157,7 @@ const main = async () => {
     logLevel: env.LOG_LEVEL,
     currentBlock: () => watcher?.current() ?? null,
     faucet: localChain !== undefined,
+    faucetPerMinute: env.FAUCET_PER_MINUTE,
     masterKey: masterKey.key,
     chain,
     launchFeeBnb: env.LAUNCH_FEE_BNB,

@@ -1,5 +1,10 @@
 import path from "node:path";
-import { chainNameSchema, FREE_KEYS_PER_IP_PER_DAY, KEY_PRICING_DEFAULTS } from "@bundler/shared";
+import {
+  chainNameSchema,
+  FAUCET_PER_MINUTE,
+  FREE_KEYS_PER_IP_PER_DAY,
+  KEY_PRICING_DEFAULTS,
+} from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
 import { SERVER_ROOT } from "../paths.ts";
@@ -205,6 +210,8 @@ const fields = z.object({
   ),
   RATE_LIMIT_PER_MINUTE: int(600, 1),
   FREE_KEY_LIMIT_PER_HOUR: int(10, 1),
+  /** Faucet requests one address may make per minute (local chain only). */
+  FAUCET_PER_MINUTE: int(FAUCET_PER_MINUTE, 1),
   /** socket.io handshakes one address may make per minute (per server process). */
   SOCKET_HANDSHAKES_PER_MINUTE: int(60, 1),
   /** Free keys one client address may get in 24 hours, counted in the database. */

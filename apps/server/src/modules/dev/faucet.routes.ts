@@ -5,7 +5,7 @@ import type { FaucetService } from "./faucet.service.ts";
 
 /** Registered only in the local profile: there is no faucet on a real network. */
 export const faucetRoutes =
-  (faucet: FaucetService): FastifyPluginAsyncZod =>
+  (faucet: FaucetService, perMinute = FAUCET_PER_MINUTE): FastifyPluginAsyncZod =>
   async (app) => {
     app.route({
       method: faucetRoute.method,
@@ -13,7 +13,7 @@ export const faucetRoutes =
       schema: { body: faucetRoute.body },
       config: {
         access: faucetRoute.access,
-        rateLimit: { max: FAUCET_PER_MINUTE, timeWindow: "1 minute" },
+        rateLimit: { max: perMinute, timeWindow: "1 minute" },
       },
       handler: async (request) => {
         const hash = await faucet.send(request.body.address as Address, request.body.amount);
