@@ -94,6 +94,9 @@ describe("the job engine", () => {
     jobs.eachBlock("gated", () => sql`exists (select 1 from gate where open)`);
 
     expect(await jobs.announceBlock(1)).toEqual(["always"]);
+    // Block 1's pass runs before block 2 is announced: a stately queue keeps one job waiting,
+    // so a second announced while the first still waits would be coalesced into it.
+    await until(() => runs.length === 1);
     await database.db.execute(sql`insert into gate values (true)`);
     expect(await jobs.announceBlock(2)).toEqual(["always", "gated"]);
     await until(() => runs.length === 3);
