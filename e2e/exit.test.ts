@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { PNL_CSV_COLUMNS } from "@bundler/shared";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "./support/fixtures.ts";
-import { payableDraft } from "./support/flows.ts";
+import { finishedRows, payableDraft } from "./support/flows.ts";
 
 // Five bundle wallets and a developer who bought too: the P&L has a developer row.
 test.override("draftInput", () => {
@@ -20,26 +20,6 @@ const figure = async (page: Page, key: string): Promise<number> => {
   const match = /^([+-]?\d+\.\d{4}) BNB$/.exec(text.trim());
   if (!match?.[1]) throw new Error(`pnl-${key} reads "${text}"`);
   return Number(match[1]);
-};
-
-/** Waits until the progress dialog has every row finished; answers the rows' statuses. */
-const finishedRows = async (page: Page) => {
-  const dialog = page.getByTestId("tx-progress");
-  await dialog.waitFor();
-  await expect
-    .poll(
-      async () => {
-        const statuses = await dialog
-          .getByTestId("tx-row")
-          .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
-        return statuses.length > 0 && !statuses.includes("pending") ? statuses : null;
-      },
-      { timeout: 60_000, interval: 500 },
-    )
-    .not.toBeNull();
-  return dialog
-    .getByTestId("tx-row")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
 };
 
 /**

@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, type LaunchedBundle, test } from "./support/fixtures.ts";
-import { payableDraft } from "./support/flows.ts";
+import { finishedRows, payableDraft } from "./support/flows.ts";
 
 // Four wallets and a developer who bought too, so the developer panel shows.
 test.override("draftInput", () => {
@@ -29,26 +29,6 @@ const openBundle = async (page: Page, url: string, bundle: LaunchedBundle) => {
   await card.click();
   await page.waitForURL(`**/wallets/${bundle.tokenAddress}`);
   await page.getByTestId("wallet-row").first().waitFor();
-};
-
-/** Waits until the progress dialog has every row finished; answers the rows' statuses. */
-const finishedRows = async (page: Page) => {
-  const dialog = page.getByTestId("tx-progress");
-  await dialog.waitFor();
-  await expect
-    .poll(
-      async () => {
-        const statuses = await dialog
-          .getByTestId("tx-row")
-          .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
-        return statuses.length > 0 && !statuses.includes("pending") ? statuses : null;
-      },
-      { timeout: 60_000, interval: 500 },
-    )
-    .not.toBeNull();
-  return dialog
-    .getByTestId("tx-row")
-    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
 };
 
 describe("the wallet manager", () => {

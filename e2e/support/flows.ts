@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect } from "vitest";
 
 /** A fresh visitor takes a free key; answers the key. */
 export const getFreeAccess = async (page: Page, url: string): Promise<string> => {
@@ -76,4 +77,24 @@ export const freeKeyFor = async (url: string, deviceId: string): Promise<string>
   const body = (await response.json()) as { key?: string; error?: string };
   if (!body.key) throw new Error(`no free key for ${deviceId}: ${body.error}`);
   return body.key;
+};
+
+/** Waits until the progress dialog has every row finished; answers the rows' statuses. */
+export const finishedRows = async (page: Page) => {
+  const dialog = page.getByTestId("tx-progress");
+  await dialog.waitFor();
+  await expect
+    .poll(
+      async () => {
+        const statuses = await dialog
+          .getByTestId("tx-row")
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
+        return statuses.length > 0 && !statuses.includes("pending") ? statuses : null;
+      },
+      { timeout: 60_000, interval: 500 },
+    )
+    .not.toBeNull();
+  return dialog
+    .getByTestId("tx-row")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
 };

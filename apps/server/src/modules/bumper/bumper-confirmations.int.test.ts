@@ -6,7 +6,8 @@ import type { TestApp } from "../../test/app.ts";
 import { launchBundle } from "../../test/bundles.ts";
 import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
-import { startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
+import { stopTestbed } from "../../test/testbed.ts";
+import { startBumperTestbed } from "./bumper.test-support.ts";
 
 /**
  * Issue 27: a bump moves its wallet's BNB on to the next wallet, and the bumper goes on from
@@ -24,7 +25,7 @@ beforeAll(async () => {
     transactions: { rebroadcastAfterMs: 500 },
   }));
 });
-afterAll(() => stopBumperTestbed({ app, testChain }));
+afterAll(() => stopTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

@@ -10,8 +10,9 @@ import type { TestApp } from "../../test/app.ts";
 import { launchBundle } from "../../test/bundles.ts";
 import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { stopTestbed } from "../../test/testbed.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
-import { startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
+import { startBumperTestbed } from "./bumper.test-support.ts";
 import { BUMP_GAS, GAS_ROUNDING_WEI } from "./bumper-costs.ts";
 
 const masterKey = Buffer.alloc(32, 43);
@@ -22,7 +23,7 @@ let key: string;
 beforeAll(async () => {
   ({ testChain, app, key } = await startBumperTestbed(masterKey));
 });
-afterAll(() => stopBumperTestbed({ app, testChain }));
+afterAll(() => stopTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

@@ -7,8 +7,9 @@ import type { TestApp } from "../../test/app.ts";
 import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
 import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { stopTestbed } from "../../test/testbed.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
-import { BUMPER_TIP, startBumperTestbed, stopBumperTestbed } from "./bumper.test-support.ts";
+import { BUMPER_TIP, startBumperTestbed } from "./bumper.test-support.ts";
 
 const masterKey = Buffer.alloc(32, 41);
 const TIP = BUMPER_TIP;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   ({ testChain, app, key } = await startBumperTestbed(masterKey));
   otherKey = await app.auth.mintKey("user");
 });
-afterAll(() => stopBumperTestbed({ app, testChain }));
+afterAll(() => stopTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

@@ -1,10 +1,11 @@
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { launchBundle, setBalances } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { startTestbed, stopTestbed } from "../../test/testbed.ts";
 
 const masterKey = Buffer.alloc(32, 23);
 let testChain: TestChain;
@@ -12,14 +13,9 @@ let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({ chain: testChain.chain, masterKey });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startTestbed(masterKey));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,

@@ -4,10 +4,11 @@ import { type Address, createPublicClient, type Hex, http, parseEther, parseGwei
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { launchBundle, setBalances, tokenBalance } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { startTestbed, stopTestbed } from "../../test/testbed.ts";
 
 // Sells go privately, as bundles, unless a request asks for the public pool; each sale has a
 // floor, so a price moved against it between pricing and landing reverts it.
@@ -17,14 +18,9 @@ let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({ chain: testChain.chain, masterKey });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startTestbed(masterKey));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopTestbed({ app, testChain }));
 afterEach(() => disarmFailpoints());
 
 const call = apiCaller(

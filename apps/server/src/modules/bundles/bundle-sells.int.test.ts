@@ -3,10 +3,11 @@ import { sql } from "drizzle-orm";
 import { type Address, type Hex, parseEther } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller } from "../../test/drafts-api.ts";
+import { startTestbed, stopTestbed } from "../../test/testbed.ts";
 import { formatTokens } from "./sell-amounts.ts";
 
 const masterKey = Buffer.alloc(32, 22);
@@ -15,14 +16,9 @@ let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({ chain: testChain.chain, masterKey });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startTestbed(masterKey));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopTestbed({ app, testChain }));
 afterEach(() => disarmFailpoints());
 
 const call = apiCaller(

@@ -4,10 +4,11 @@ import { sql } from "drizzle-orm";
 import { type Address, decodeEventLog, type Hex, parseEther, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestApp, type TestApp } from "../../test/app.ts";
+import type { TestApp } from "../../test/app.ts";
 import { type LaunchedBundle, launchBundle } from "../../test/bundles.ts";
-import { startTestChain, type TestChain } from "../../test/chain.ts";
+import type { TestChain } from "../../test/chain.ts";
 import { apiCaller, payerOn } from "../../test/drafts-api.ts";
+import { startTestbed, stopTestbed } from "../../test/testbed.ts";
 
 const masterKey = Buffer.alloc(32, 28);
 let testChain: TestChain;
@@ -15,14 +16,9 @@ let app: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  testChain = await startTestChain(masterKey);
-  app = await createTestApp({ chain: testChain.chain, masterKey });
-  key = await app.auth.mintKey("user");
+  ({ testChain, app, key } = await startTestbed(masterKey));
 });
-afterAll(async () => {
-  await app?.close();
-  await testChain?.stop();
-});
+afterAll(() => stopTestbed({ app, testChain }));
 
 const call = apiCaller(
   () => app,
