@@ -677,3 +677,4 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 export * from "./schema-pnl.ts";
+export * from "./schema-autosell.ts";

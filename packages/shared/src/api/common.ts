@@ -17,7 +17,8 @@ export type OwnedObject =
   | "bundle"
   | "bumper"
   | "transaction"
-  | "claim";
+  | "claim"
+  | "rule";
 
 /**
  * A request field that names an object a user owns: another user's key on it must answer 404
