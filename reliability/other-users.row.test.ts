@@ -2,6 +2,7 @@ import {
   cancelKeyPaymentRoute,
   dispersalStatusRoute,
   getBumperRoute,
+  pauseRuleRoute,
   ROUTES,
   sellWalletsRoute,
   withdrawBumperRoute,
@@ -19,6 +20,7 @@ const owner = {
     dispersal: "0x1111111111111111111111111111111111111111",
     bundle: "0x2222222222222222222222222222222222222222",
     bumper: "00000000-0000-4000-8000-000000000004",
+    rule: "00000000-0000-4000-8000-000000000005",
   },
   wallets: [
     "0x3333333333333333333333333333333333333333",
@@ -32,6 +34,7 @@ describe("requestOn", () => {
       dispersalId: owner.objects.dispersal,
     });
     expect(requestOn(getBumperRoute, owner, 1).params).toEqual({ id: owner.objects.bumper });
+    expect(requestOn(pauseRuleRoute, owner, 1).params).toEqual({ id: owner.objects.rule });
     expect(requestOn(withdrawBumperRoute, owner, 1).body).toMatchObject({
       bumperId: owner.objects.bumper,
     });

@@ -31,7 +31,8 @@ const must = (answer: { status: number; body: Record<string, unknown> }, what: s
 /**
  * The first user's objects, made the way the app makes them: a launched bundle (a draft saved
  * through the API, its token launched on the chain), a second draft with its launch fee payment
- * started, a dispersal, a bumper on the bundle's token, and a paid-key payment from a device.
+ * started, a dispersal, a bumper on the bundle's token, an auto-sell rule on the bundle, and a
+ * paid-key payment from a device.
  */
 const createOwner = async (api: ApiUnderTest): Promise<Owner> => {
   const key = api.keys.user;
@@ -60,6 +61,14 @@ const createOwner = async (api: ApiUnderTest): Promise<Owner> => {
     }),
     "bumper",
   );
+  const rule = must(
+    await call("POST", "/api/bundle/rules", {
+      address: bundle.token,
+      trigger: { any: [{ type: "stopLoss", pnlPercent: -50 }] },
+      action: { percent: 100 },
+    }),
+    "auto-sell rule",
+  );
   const deviceId = `owner-device-${randomUUID()}`;
   const payment = await api.app.server.inject({
     method: "POST",
@@ -77,6 +86,7 @@ const createOwner = async (api: ApiUnderTest): Promise<Owner> => {
       dispersal: dispersal.receiver as string,
       bundle: bundle.token,
       bumper: (bumper.bumper as { id: string }).id,
+      rule: (rule.rule as { id: string }).id,
     },
     wallets: [bundle.deployer.address, ...bundle.wallets.map((wallet) => wallet.address)],
   };
@@ -140,6 +150,9 @@ const snapshot = async (api: ApiUnderTest, owner: Owner) => {
       where owner_id = ${owner.id} or device_id = ${owner.deviceId}
     union all select 'dispersal', id::text, status from dispersals where owner_id = ${owner.id}
     union all select 'bumper', id::text, status from bumpers where owner_id = ${owner.id}
+    union all select 'rule', id::text,
+      state || ':' || md5(concat(trigger::text, action::text, execution::text))
+      from autosell_rules where owner_id = ${owner.id}
     order by 1, 2`);
   const nonces = await Promise.all(
     owner.wallets.map((address) => api.testChain.chain.client.getTransactionCount({ address })),

@@ -18,6 +18,15 @@ import {
   validateKeyRoute,
 } from "./api/auth.ts";
 import {
+  cancelRuleRoute,
+  createRuleRoute,
+  dryRunRuleRoute,
+  listRulesRoute,
+  pauseRuleRoute,
+  resumeRuleRoute,
+  updateRuleRoute,
+} from "./api/autosell.ts";
+import {
   bumperCostsRoute,
   bumperWalletsRoute,
   generateBumperRoute,
@@ -123,6 +132,13 @@ export const ROUTES: readonly RouteDef[] = [
   bundlePnlRoute,
   bundlePnlHistoryRoute,
   bundlePnlCsvRoute,
+  createRuleRoute,
+  listRulesRoute,
+  dryRunRuleRoute,
+  pauseRuleRoute,
+  resumeRuleRoute,
+  cancelRuleRoute,
+  updateRuleRoute,
   faucetRoute,
   createDispersalRoute,
   dispersalStatusRoute,
