@@ -1,0 +1,52 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { LoadProblem } from "../../../components/ui/load-problem.tsx";
+import { Section } from "../../../components/ui/section.tsx";
+import { Spinner } from "../../../components/ui/spinner.tsx";
+import { failureText } from "../../../lib/api-error.ts";
+import { useSocketEvent } from "../../../lib/socket.ts";
+import { bundleBalancesKey } from "../api/get-bundle-balances.ts";
+import { bundlePnlKey } from "../api/get-bundle-pnl.ts";
+import { useBundleRules } from "../api/get-bundle-rules.ts";
+import { useFiredToasts } from "../hooks/use-fired-toasts.ts";
+import { RulesForm } from "./rules-form.tsx";
+import { RulesList } from "./rules-list.tsx";
+
+/**
+ * "Rules": auto-sell rules for the bundle. Presets and a form to arm one (with a dry run of
+ * what it would do now), and the bundle's rules with a live reading of each trigger's input,
+ * read again at every new block; a firing that appears toasts, and the balances and P&L are
+ * read again to show its sales.
+ */
+export function RulesPanel({
+  address,
+  explorerUrl,
+}: {
+  address: string;
+  explorerUrl: string | null;
+}) {
+  const queryClient = useQueryClient();
+  const rules = useBundleRules(address);
+  useSocketEvent("block", () => void rules.refetch());
+  useFiredToasts(rules.data?.rules, () => {
+    void queryClient.invalidateQueries({ queryKey: bundleBalancesKey });
+    void queryClient.invalidateQueries({ queryKey: bundlePnlKey(address) });
+  });
+
+  return (
+    <Section title="Rules">
+      <RulesForm address={address} explorerUrl={explorerUrl} />
+      {rules.isPending ? (
+        <p className="flex items-center gap-2 text-dim" role="status">
+          <Spinner /> reading the bundle's rules...
+        </p>
+      ) : rules.isError ? (
+        <LoadProblem
+          message={failureText(rules.error, "Failed to load the bundle's rules.")}
+          onRetry={() => void rules.refetch()}
+        />
+      ) : (
+        <RulesList address={address} rules={rules.data.rules} explorerUrl={explorerUrl} />
+      )}
+    </Section>
+  );
+}
