@@ -13,6 +13,7 @@ import { BundleHeader } from "./bundle-header.tsx";
 import { BundleOverview } from "./bundle-overview.tsx";
 import { EmptyWalletsPanel } from "./empty-wallets-panel.tsx";
 import { PnlPanel } from "./pnl-panel.tsx";
+import { RulesPanel } from "./rules-panel.tsx";
 import { SellDeveloperPanel } from "./sell-developer-panel.tsx";
 import { SellTokensPanel } from "./sell-tokens-panel.tsx";
 import { SupplyPanel } from "./supply-panel.tsx";
@@ -98,6 +99,9 @@ export function BundleManager({
       </div>
       <div className="mt-4">
         <PnlPanel address={bundle.address} ticker={bundle.ticker} explorerUrl={explorerUrl} />
+      </div>
+      <div className="mt-4">
+        <RulesPanel address={bundle.address} explorerUrl={explorerUrl} />
       </div>
       {actions.progress && (
         <TxProgressDialog
