@@ -1,3 +1,4 @@
+import type { AutosellRule } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
@@ -5,9 +6,10 @@ import { Input } from "../../../components/ui/input.tsx";
 import { ApiError, failureText } from "../../../lib/api-error.ts";
 import { useCreateRule } from "../api/create-rule.ts";
 import { useDryRunRule } from "../api/dry-run-rule.ts";
+import { useUpdateRule } from "../api/update-rule.ts";
 import {
-  condition,
   DraftProblem,
+  draftFromRule,
   emptyDraft,
   RULE_PRESETS,
   type RuleDraft,
@@ -15,6 +17,7 @@ import {
 } from "../utils/rule-form.ts";
 import { RulesDryRun } from "./rules-dry-run.tsx";
 import { RulesExecutionFields } from "./rules-execution-fields.tsx";
+import { TierFields } from "./rules-tier-fields.tsx";
 import { Labelled, TriggerFields } from "./rules-trigger-fields.tsx";
 
 /** Why the last arm or dry run failed: the form's own check, the server's 400, or the catalogue. */
@@ -26,18 +29,26 @@ const problemOf = (error: unknown, failed: string): string => {
 
 /**
  * The rule form: presets that fill it, the trigger (or a ladder's tiers), what is sold and how
- * the sales go out; [dry run] answers what it would do now, [arm rule] stores it.
+ * the sales go out; [dry run] answers what it would do now, [arm rule] stores it. With
+ * `editing`, the form holds that rule and [save changes] replaces it.
  */
 export function RulesForm({
   address,
   explorerUrl,
+  editing,
+  onDoneEditing,
 }: {
   address: string;
   explorerUrl: string | null;
+  editing: AutosellRule | null;
+  onDoneEditing: () => void;
 }) {
-  const [draft, setDraft] = useState<RuleDraft>(emptyDraft);
+  const [draft, setDraft] = useState<RuleDraft>(() =>
+    editing ? draftFromRule(editing) : emptyDraft(),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const create = useCreateRule();
+  const update = useUpdateRule(address);
   const dryRun = useDryRunRule();
   const set = (patch: Partial<RuleDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
@@ -65,6 +76,20 @@ export function RulesForm({
     const sent = body();
     if (!sent) return;
     setProblem(null);
+    if (editing) {
+      const { address: _, ...changes } = sent;
+      update.mutate(
+        { id: editing.id, body: changes },
+        {
+          onSuccess: () => {
+            toast.success("Rule saved: it is checked at every block.");
+            onDoneEditing();
+          },
+          onError: (error) => setProblem(problemOf(error, "Failed to save the rule.")),
+        },
+      );
+      return;
+    }
     create.mutate(sent, {
       onSuccess: () => toast.success("Rule armed: it is checked at every block."),
       onError: (error) => setProblem(problemOf(error, "Failed to arm the rule.")),
@@ -73,13 +98,18 @@ export function RulesForm({
 
   return (
     <form
-      aria-label="New rule"
+      aria-label={editing ? "Edit rule" : "New rule"}
       className="flex flex-col gap-4"
       onSubmit={(e) => {
         e.preventDefault();
         onArm();
       }}
     >
+      {editing && (
+        <p className="text-sm text-accent" data-testid="rule-editing">
+          Editing a rule: [save changes] replaces it, [stop editing] leaves it as it was.
+        </p>
+      )}
       <fieldset className="flex flex-wrap gap-2">
         <legend className="sr-only">Presets</legend>
         {RULE_PRESETS.map((preset) => (
@@ -146,8 +176,9 @@ export function RulesForm({
           checked={draft.includeDeveloper}
           onChange={(e) => set({ includeDeveloper: e.target.checked })}
         />
-        Include the developer wallet (every bundle wallet sells either way)
+        Include the developer wallet
       </label>
+      <p className="-mt-3 text-xs text-faint">Every bundle wallet sells either way.</p>
       <RulesExecutionFields
         execution={draft.execution}
         onChange={(execution) => set({ execution })}
@@ -166,75 +197,22 @@ export function RulesForm({
         >
           Dry run
         </Button>
-        <Button type="submit" busy={create.isPending} busyLabel="arming...">
-          Arm rule
-        </Button>
+        {editing ? (
+          <>
+            <Button type="submit" busy={update.isPending} busyLabel="saving...">
+              Save changes
+            </Button>
+            <Button variant="secondary" onClick={onDoneEditing}>
+              Stop editing
+            </Button>
+          </>
+        ) : (
+          <Button type="submit" busy={create.isPending} busyLabel="arming...">
+            Arm rule
+          </Button>
+        )}
       </div>
       {dryRun.data && <RulesDryRun answer={dryRun.data} explorerUrl={explorerUrl} />}
     </form>
-  );
-}
-
-/** A ladder's tiers: each a percent and its own trigger, fired once and in order. */
-function TierFields({
-  draft,
-  onChange,
-}: {
-  draft: RuleDraft;
-  onChange: (tiers: RuleDraft["tiers"]) => void;
-}) {
-  const { tiers } = draft;
-  const setTier = (index: number, patch: Partial<RuleDraft["tiers"][number]>) =>
-    onChange(tiers.map((tier, i) => (i === index ? { ...tier, ...patch } : tier)));
-  return (
-    <ol className="flex flex-col gap-3">
-      {tiers.map((tier, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a tier's place is its identity (tier 1, 2...).
-        <li key={index} className="flex flex-col gap-2 border-l border-line pl-3">
-          <div className="flex items-end gap-2">
-            <Labelled label={`Tier ${index + 1}'s percent to sell`}>
-              {(id) => (
-                <Input
-                  id={id}
-                  className="max-w-28 py-1"
-                  inputMode="decimal"
-                  value={tier.percent}
-                  onChange={(e) => setTier(index, { percent: e.target.value })}
-                />
-              )}
-            </Labelled>
-            {tiers.length > 1 && (
-              <button
-                type="button"
-                className="text-xs text-dim hover:text-accent"
-                aria-label={`Remove tier ${index + 1}`}
-                onClick={() => onChange(tiers.filter((_, i) => i !== index))}
-              >
-                [remove]
-              </button>
-            )}
-          </div>
-          <TriggerFields
-            trigger={tier.trigger}
-            tier={index}
-            onChange={(trigger) => setTier(index, { trigger })}
-          />
-        </li>
-      ))}
-      <li>
-        <button
-          type="button"
-          className="text-xs text-dim hover:text-accent"
-          onClick={() =>
-            onChange([
-              ...tiers,
-              { percent: "", trigger: { combine: "any", conditions: [condition("marketCap")] } },
-            ])
-          }
-        >
-          [add a tier]
-        </button>
-      </li>
-    </ol>
   );
 }

@@ -20,6 +20,9 @@ const VERBS: Record<AutosellState, RuleVerb[]> = {
   cancelled: [],
 };
 
+/** Armed and paused rules can be edited; fired and cancelled ones are history. */
+const editable = (state: AutosellState) => state === "armed" || state === "paused";
+
 const VERB_LABEL: Record<RuleVerb, string> = {
   pause: "Pause",
   resume: "Resume",
@@ -30,11 +33,13 @@ function RuleCard({
   rule,
   explorerUrl,
   onVerb,
+  onEdit,
   busy,
 }: {
   rule: AutosellRule;
   explorerUrl: string | null;
   onVerb: (verb: RuleVerb) => void;
+  onEdit: () => void;
   busy: boolean;
 }) {
   const sentences = ruleSentences(rule);
@@ -68,8 +73,11 @@ function RuleCard({
           No reading yet: the first pass after arming reads the trigger's inputs.
         </p>
       )}
-      {VERBS[rule.state].length > 0 && (
+      {editable(rule.state) && (
         <div className="flex gap-2">
+          <Button variant="secondary" className="px-3 py-1 text-xs" onClick={onEdit}>
+            Edit
+          </Button>
           {VERBS[rule.state].map((verb) => (
             <Button
               key={verb}
@@ -97,10 +105,12 @@ export function RulesList({
   address,
   rules,
   explorerUrl,
+  onEdit,
 }: {
   address: string;
   rules: AutosellRule[];
   explorerUrl: string | null;
+  onEdit: (rule: AutosellRule) => void;
 }) {
   const setState = useSetRuleState(address);
   if (rules.length === 0)
@@ -114,6 +124,7 @@ export function RulesList({
           explorerUrl={explorerUrl}
           busy={setState.isPending && setState.variables?.id === rule.id}
           onVerb={(verb) => setState.mutate({ id: rule.id, verb })}
+          onEdit={() => onEdit(rule)}
         />
       ))}
     </ul>

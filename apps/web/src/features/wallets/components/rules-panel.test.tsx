@@ -63,6 +63,7 @@ function rulesServer({
   const state = {
     rules,
     created: [] as unknown[],
+    updated: [] as Array<{ id: unknown; body: unknown }>,
     dryRuns: [] as unknown[],
     verbs: [] as string[],
   };
@@ -75,6 +76,13 @@ function rulesServer({
     http.post("/api/bundle/rules/:id/:verb", ({ params }) => {
       state.verbs.push(`${params.id}/${params.verb}`);
       const rule = sniperGuard({ state: params.verb === "pause" ? "paused" : "cancelled" });
+      state.rules = [rule];
+      return HttpResponse.json({ success: true, rule });
+    }),
+    http.put("/api/bundle/rules/:id", async ({ request, params }) => {
+      const body = (await request.json()) as Pick<AutosellRule, "trigger" | "action">;
+      state.updated.push({ id: params.id, body });
+      const rule = sniperGuard({ trigger: body.trigger, action: body.action });
       state.rules = [rule];
       return HttpResponse.json({ success: true, rule });
     }),
@@ -144,6 +152,18 @@ describe("the rules form", () => {
     expect(state.created[0]).toMatchObject({
       trigger: { any: [{ type: "stopLoss", pnlPercent: -50 }] },
       execution: { slippageBps: 250 },
+    });
+  });
+
+  it("sends the developer wallet too when its box is ticked", async () => {
+    const state = await openRules();
+    press("Take initial out at 2x");
+    fireEvent.click(field("Include the developer wallet"));
+    press("Arm rule");
+    await waitFor(() => expect(state.created).toHaveLength(1));
+    expect(state.created[0]).toMatchObject({
+      trigger: { any: [{ type: "priceMultiple", atLeast: "2" }] },
+      action: { percent: 50, includeDeveloper: true },
     });
   });
 
@@ -235,6 +255,25 @@ describe("the rules list", () => {
     expect(await within(rulesPanel()).findByRole("button", { name: "Resume" })).toBeTruthy();
     expect(state.verbs).toEqual([`${RULE_ID}/pause`]);
     expect(within(rulesPanel()).getByTestId("rule-state").textContent).toBe("paused");
+  });
+
+  it("edits an armed rule in the form and saves its new trigger without the address", async () => {
+    const state = await openRules(rulesServer({ rules: [sniperGuard()] }));
+    press("Edit");
+    expect(field("Condition 1's outside net buying (BNB)").value).toBe("1");
+    type("Condition 1's outside net buying (BNB)", "2.5");
+    press("Save changes");
+
+    await waitFor(() => expect(state.updated).toHaveLength(1));
+    expect(state.updated[0]).toEqual({
+      id: RULE_ID,
+      body: {
+        trigger: { any: [{ type: "outsideBuys", atLeastBnb: "2.5" }] },
+        action: { percent: 100, includeDeveloper: false },
+        execution: { spreadBlocks: 1, maxWalletsPerBlock: 50, jitter: false, slippageBps: 500 },
+      },
+    });
+    expect(await within(rulesPanel()).findByRole("button", { name: "Arm rule" })).toBeTruthy();
   });
 
   it("lists a fired rule's firing with its block, reading and transactions, and no actions", async () => {

@@ -1,4 +1,6 @@
+import type { AutosellRule } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { LoadProblem } from "../../../components/ui/load-problem.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
@@ -26,6 +28,7 @@ export function RulesPanel({
 }) {
   const queryClient = useQueryClient();
   const rules = useBundleRules(address);
+  const [editing, setEditing] = useState<AutosellRule | null>(null);
   useSocketEvent("block", () => void rules.refetch());
   useFiredToasts(rules.data?.rules, () => {
     void queryClient.invalidateQueries({ queryKey: bundleBalancesKey });
@@ -34,7 +37,14 @@ export function RulesPanel({
 
   return (
     <Section title="Rules">
-      <RulesForm address={address} explorerUrl={explorerUrl} />
+      <RulesForm
+        // A new key starts the form afresh: the rule being edited, or a blank one.
+        key={editing?.id ?? "new"}
+        address={address}
+        explorerUrl={explorerUrl}
+        editing={editing}
+        onDoneEditing={() => setEditing(null)}
+      />
       {rules.isPending ? (
         <p className="flex items-center gap-2 text-dim" role="status">
           <Spinner /> reading the bundle's rules...
@@ -45,7 +55,12 @@ export function RulesPanel({
           onRetry={() => void rules.refetch()}
         />
       ) : (
-        <RulesList address={address} rules={rules.data.rules} explorerUrl={explorerUrl} />
+        <RulesList
+          address={address}
+          rules={rules.data.rules}
+          explorerUrl={explorerUrl}
+          onEdit={setEditing}
+        />
       )}
     </Section>
   );

@@ -1,6 +1,7 @@
 import type {
   AutosellCondition,
   AutosellConditionType,
+  AutosellRule,
   AutosellRuleBody,
   AutosellTrigger,
 } from "@bundler/shared";
@@ -211,5 +212,66 @@ export function ruleBody(address: string, draft: RuleDraft): AutosellRuleBody {
     trigger: triggerOf(draft.trigger, (c) => conditionLabel(c)),
     action: { percent: numberOf(draft.percent, "Percent to sell"), includeDeveloper },
     execution,
+  };
+}
+
+/** A moment as a datetime-local field's text, in the browser's time zone. */
+const localTime = (iso: string): string => {
+  const at = new Date(iso);
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+function conditionDraft(c: AutosellCondition): ConditionDraft {
+  switch (c.type) {
+    case "marketCap":
+      return condition(c.type, c.atLeast, { unit: c.unit ?? "BNB" });
+    case "priceMultiple":
+      return condition(c.type, c.atLeast);
+    case "takeProfit":
+    case "stopLoss":
+      return condition(c.type, String(c.pnlPercent));
+    case "trailing":
+      return condition(c.type, String(c.dropPercent));
+    case "outsideBuys":
+      return condition(c.type, c.atLeastBnb, { withinBlocks: String(c.withinBlocks ?? "") });
+    case "curveProgress":
+      return condition(c.type, String(c.atLeastPercent));
+    case "time":
+      return c.at !== undefined
+        ? condition(c.type, localTime(c.at), { timeMode: "at" })
+        : condition(c.type, String(c.afterMinutes ?? ""));
+  }
+}
+
+const triggerDraft = (trigger: AutosellTrigger): TriggerDraft =>
+  "any" in trigger
+    ? { combine: "any", conditions: trigger.any.map(conditionDraft) }
+    : { combine: "all", conditions: trigger.all.map(conditionDraft) };
+
+/** A stored rule back in the form, to edit it (only while armed or paused). */
+export function draftFromRule(
+  rule: Pick<AutosellRule, "trigger" | "action" | "execution">,
+): RuleDraft {
+  const { action, execution } = rule;
+  const base = emptyDraft();
+  return {
+    ...base,
+    ...("tiers" in action
+      ? {
+          mode: "tiers" as const,
+          tiers: action.tiers.map((tier) => ({
+            percent: String(tier.percent),
+            trigger: triggerDraft(tier.trigger),
+          })),
+        }
+      : { mode: "percent" as const, percent: String(action.percent) }),
+    trigger: rule.trigger ? triggerDraft(rule.trigger) : base.trigger,
+    includeDeveloper: action.includeDeveloper ?? false,
+    execution: {
+      spreadBlocks: String(execution.spreadBlocks ?? 1),
+      maxWalletsPerBlock: String(execution.maxWalletsPerBlock ?? 50),
+      jitter: execution.jitter ?? false,
+      slippage: String((execution.slippageBps ?? 500) / 100),
+    },
   };
 }
