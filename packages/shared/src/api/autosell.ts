@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SELL_SLIPPAGE_BPS } from "./bundles.ts";
 import { defineRoute } from "./common.ts";
-import { labelled } from "./field-labels.ts";
+import { describeIssue, type FieldLabels, labelFor, labelled } from "./field-labels.ts";
 import { addressSchema } from "./money.ts";
 
 /** How many rules may be armed (or paused) at once: per bundle and per user. */
@@ -74,12 +74,77 @@ const conditions = z
   .min(1, "needs at least one condition")
   .max(AUTOSELL_LIMITS.conditions, `has at most ${AUTOSELL_LIMITS.conditions} conditions`);
 
+/** A trigger's conditions as a sentence names them, relative to the trigger. */
+const conditionLabels = {
+  "": "Trigger",
+  "#": "Condition {row}",
+  "#.type": "Condition {row}'s kind",
+  "#.atLeast": "Condition {row}'s value",
+  "#.unit": "Condition {row}'s unit",
+  "#.pnlPercent": "Condition {row}'s percent",
+  "#.dropPercent": "Condition {row}'s drop",
+  "#.atLeastBnb": "Condition {row}'s BNB",
+  "#.withinBlocks": "Condition {row}'s blocks",
+  "#.atLeastPercent": "Condition {row}'s percent",
+  "#.at": "Condition {row}'s time",
+  "#.afterMinutes": "Condition {row}'s minutes",
+};
+const triggerLabels: FieldLabels = Object.fromEntries(
+  ["any", "all"].flatMap((key) =>
+    Object.entries(conditionLabels).map(([path, label]) => [path ? `${key}.${path}` : key, label]),
+  ),
+);
+
+type UnionIssue = { code: string; input?: unknown; errors?: z.core.$ZodIssue[][] };
+
+/**
+ * A union's error in words instead of zod's "Invalid input": the first problem of the form the
+ * value chose (the branch whose key it has), with the labels of that form's fields; `fallback`
+ * (said after the field's label) when it chose none or its choice is not the problem.
+ */
+const unionProblem =
+  (branchOf: (keys: string[]) => number | undefined, labels: FieldLabels, fallback: string) =>
+  (issue: UnionIssue): string | undefined => {
+    if (issue.code !== "invalid_union") return undefined;
+    const { input } = issue;
+    const keys = input !== null && typeof input === "object" ? Object.keys(input) : [];
+    const branch = branchOf(keys);
+    const first = branch === undefined ? undefined : issue.errors?.[branch]?.[0];
+    if (!first || first.path.length === 0) return fallback;
+    const { error } = describeIssue(first, labels);
+    // A trigger inside (a ladder tier's) said its own problem: say whose trigger it is.
+    if (first.code === "invalid_union" && /^[A-Z]/.test(first.message))
+      return `${labelFor(first.path, labels).label}: ${error}`;
+    return error;
+  };
+
 /** Conditions combined: any of them, or all of them. */
-export const autosellTriggerSchema = z.union([
-  z.object({ any: conditions }).strict(),
-  z.object({ all: conditions }).strict(),
-]);
+export const autosellTriggerSchema = z.union(
+  [z.object({ any: conditions }).strict(), z.object({ all: conditions }).strict()],
+  {
+    error: unionProblem(
+      (keys) => {
+        const picked = keys.filter((k) => k === "any" || k === "all");
+        return picked.length === 1 ? (picked[0] === "any" ? 0 : 1) : undefined;
+      },
+      triggerLabels,
+      'needs its conditions under "any" (one of them met) or "all" (every one met)',
+    ),
+  },
+);
 export type AutosellTrigger = z.infer<typeof autosellTriggerSchema>;
+
+/** An action's fields as a sentence names them, relative to the action. */
+const actionLabels: FieldLabels = {
+  percent: "Percent to sell",
+  tiers: "Ladder",
+  "tiers.#": "Tier {row}",
+  "tiers.#.percent": "Tier {row}'s percent",
+  "tiers.#.trigger": "Tier {row}'s trigger",
+  wallets: "Wallets",
+  "wallets.#": "Wallet {row}",
+  includeDeveloper: "Developer wallet",
+};
 
 const percentSchema = z.number().gt(0, "must be more than 0").max(100, "must be at most 100");
 
@@ -96,22 +161,31 @@ const whoSells = {
  * with, each firing at most once and in order (a tier sells its percent over what the tiers
  * before it left: 25, 25 and 50 sell a quarter, a third of the rest, then all that is left).
  */
-export const autosellActionSchema = z.union([
-  z.object({ percent: percentSchema, ...whoSells }).strict(),
-  z
-    .object({
-      tiers: z
-        .array(z.object({ trigger: autosellTriggerSchema, percent: percentSchema }))
-        .min(1, "needs at least one tier")
-        .max(AUTOSELL_LIMITS.tiers, `has at most ${AUTOSELL_LIMITS.tiers} tiers`),
-      ...whoSells,
-    })
-    .strict()
-    .refine(
-      (a) => a.tiers.reduce((sum, t) => sum + t.percent, 0) <= 100.000001,
-      "Ladder tiers add up to more than 100%",
+export const autosellActionSchema = z.union(
+  [
+    z.object({ percent: percentSchema, ...whoSells }).strict(),
+    z
+      .object({
+        tiers: z
+          .array(z.object({ trigger: autosellTriggerSchema, percent: percentSchema }))
+          .min(1, "needs at least one tier")
+          .max(AUTOSELL_LIMITS.tiers, `has at most ${AUTOSELL_LIMITS.tiers} tiers`),
+        ...whoSells,
+      })
+      .strict()
+      .refine(
+        (a) => a.tiers.reduce((sum, t) => sum + t.percent, 0) <= 100.000001,
+        "Ladder tiers add up to more than 100%",
+      ),
+  ],
+  {
+    error: unionProblem(
+      (keys) => (keys.includes("tiers") ? 1 : keys.includes("percent") ? 0 : undefined),
+      actionLabels,
+      "needs a percent to sell, or a ladder of tiers",
     ),
-]);
+  },
+);
 export type AutosellAction = z.infer<typeof autosellActionSchema>;
 
 /** How a firing's sales go out: in one bundle, or spread over blocks; each with a floor. */
@@ -181,6 +255,8 @@ export type AutosellRule = z.infer<typeof autosellRuleSchema>;
 const ruleLabels = {
   address: "Token address",
   trigger: "Trigger",
+  "trigger.any": "Trigger",
+  "trigger.all": "Trigger",
   "trigger.any.#": "Condition {row}",
   "trigger.all.#": "Condition {row}",
   "trigger.any.#.atLeast": "Condition {row}'s value",
@@ -247,8 +323,11 @@ const ruleAction = (verb: "pause" | "resume" | "cancel") =>
     body: undefined,
     response: ruleAnswer,
   });
+/** `POST /bundle/rules/:id/pause`: an armed rule stops being evaluated until resumed (409 otherwise). */
 export const pauseRuleRoute = ruleAction("pause");
+/** `POST /bundle/rules/:id/resume`: a paused rule armed again; a trailing stop's high starts afresh. */
 export const resumeRuleRoute = ruleAction("resume");
+/** `POST /bundle/rules/:id/cancel`: an armed or paused rule never fires (409 otherwise). */
 export const cancelRuleRoute = ruleAction("cancel");
 
 /** `PUT /bundle/rules/:id`: a new trigger, action or execution, while armed or paused. */

@@ -1,0 +1,432 @@
+import {
+  AUTOSELL_LIMITS,
+  type AutosellRule,
+  createRuleRoute,
+  SELL_SLIPPAGE_BPS,
+} from "@bundler/shared";
+import { sql } from "drizzle-orm";
+import { getAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ServiceUnavailableError } from "../../lib/errors.ts";
+import type { TestApp } from "../../test/app.ts";
+import { type LaunchedBundle, launchBundle } from "../../test/bundles.ts";
+import type { TestChain } from "../../test/chain.ts";
+import { apiCaller, newWallet } from "../../test/drafts-api.ts";
+import { rowCounts } from "../../test/row-counts.ts";
+import { startTestbed, stopTestbed } from "../../test/testbed.ts";
+import { BundlesRepository } from "../bundles/bundles.repository.ts";
+import { AutosellRepository } from "./autosell.repository.ts";
+import { AutosellService } from "./autosell.service.ts";
+
+const masterKey = Buffer.alloc(32, 29);
+let testChain: TestChain;
+let app: TestApp;
+let key: string;
+/** A second user, who owns nothing here. */
+let otherKey: string;
+let ownerId: string;
+/** The one bundle every test of the file puts its rules on. */
+let bundle: LaunchedBundle;
+
+beforeAll(async () => {
+  ({ testChain, app, key } = await startTestbed(masterKey));
+  otherKey = await app.auth.mintKey("user");
+  ownerId = (await app.auth.authenticate(key))?.id as string;
+  bundle = await launchBundle(app, testChain, key, { wallets: 2 });
+});
+afterAll(() => stopTestbed({ app, testChain }));
+
+const call = apiCaller(
+  () => app,
+  () => key,
+);
+
+const STOP_LOSS = { any: [{ type: "stopLoss", pnlPercent: -50 }] };
+
+/** A rule body on the file's bundle: a stop loss selling everything unless told otherwise. */
+const body = (fields: Record<string, unknown> = {}) => ({
+  address: bundle.token,
+  trigger: STOP_LOSS,
+  action: { percent: 100 },
+  ...fields,
+});
+
+const created = async (fields: Record<string, unknown> = {}): Promise<AutosellRule> => {
+  const { status, body: answer } = await call("POST", "/api/bundle/rules", body(fields));
+  expect(status, JSON.stringify(answer)).toBe(200);
+  return answer.rule as AutosellRule;
+};
+
+const ruleRow = async (id: string) =>
+  (
+    await app.database.db.execute(
+      sql`select state, reading, peak_wei::text as peak, armed_block::text as armed from autosell_rules where id = ${id}`,
+    )
+  ).rows[0] as { state: string; reading: unknown; peak: string | null; armed: string | null };
+
+/** Every live rule of the file's bundle cancelled, so each test starts within the limits. */
+const cancelAll = () =>
+  app.database.db.execute(
+    sql`update autosell_rules set state = 'cancelled' where state in ('armed', 'paused')`,
+  );
+
+/** A request the server refuses with this status and words, having stored nothing. */
+const refused = async (
+  method: "POST" | "PUT",
+  url: string,
+  payload: unknown,
+  status: number,
+  words: RegExp,
+) => {
+  const before = await rowCounts(app.database.db);
+  const answer = await call(method, url, payload);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body.success).toBe(false);
+  expect(answer.body.error).toMatch(words);
+  expect(await rowCounts(app.database.db)).toEqual(before);
+  return answer.body;
+};
+
+describe("creating and listing rules", () => {
+  it("stores the rule armed, as parsed with its defaults, and lists the bundle's rules newest first", async () => {
+    const [first, second] = bundle.wallets.map((w) => w.address) as [string, string];
+    const rule = await created({ action: { percent: 50, wallets: [second.toLowerCase()] } });
+    expect(rule).toMatchObject({
+      address: getAddress(bundle.token),
+      state: "armed",
+      trigger: STOP_LOSS,
+      action: { percent: 50, wallets: [getAddress(second)], includeDeveloper: false },
+      execution: {
+        spreadBlocks: 1,
+        maxWalletsPerBlock: 50,
+        jitter: false,
+        slippageBps: SELL_SLIPPAGE_BPS.default,
+      },
+      reading: null,
+      firings: [],
+    });
+    expect(new Date(rule.createdAt).toISOString()).toBe(rule.createdAt);
+    // The engine arms it at its first pass.
+    expect((await ruleRow(rule.id)).armed).toBeNull();
+
+    const ladder = await created({
+      trigger: undefined,
+      action: {
+        tiers: [
+          { trigger: { any: [{ type: "priceMultiple", atLeast: "2" }] }, percent: 25 },
+          { trigger: { all: [{ type: "trailing", dropPercent: 30 }] }, percent: 75 },
+        ],
+        wallets: [first],
+      },
+      execution: { spreadBlocks: 3, jitter: true },
+    });
+    expect(ladder.trigger).toBeNull();
+    expect(ladder.execution).toMatchObject({
+      spreadBlocks: 3,
+      jitter: true,
+      maxWalletsPerBlock: 50,
+    });
+
+    const listed = await call("GET", `/api/bundle/rules?address=${bundle.token.toLowerCase()}`);
+    expect(listed.status).toBe(200);
+    const ids = (listed.body.rules as AutosellRule[]).map((r) => r.id);
+    expect(ids.slice(0, 2)).toEqual([ladder.id, rule.id]);
+    await cancelAll();
+  });
+
+  it("lists the firings the engine recorded, by tier, with their transactions", async () => {
+    const rule = await created();
+    await app.database.db.execute(sql`
+      insert into autosell_firings (rule_id, tier, block_number, reading, percent, wallets, state, next_block, transactions)
+      values
+        (${rule.id}, 1, 12, ${JSON.stringify({ block: "12", conditions: [] })}::jsonb, '100', '[]'::jsonb, 'selling', 13, '[]'::jsonb),
+        (${rule.id}, 0, 10, ${JSON.stringify({ block: "10", conditions: [] })}::jsonb, '25', '[]'::jsonb, 'sent', 11, '["0xabc"]'::jsonb)`);
+    const listed = await call("GET", `/api/bundle/rules?address=${bundle.token}`);
+    const ours = (listed.body.rules as AutosellRule[]).find((r) => r.id === rule.id);
+    expect(ours?.firings.map((f) => [f.tier, f.block, f.state, f.transactions])).toEqual([
+      [0, "10", "sent", ["0xabc"]],
+      [1, "12", "selling", []],
+    ]);
+    await cancelAll();
+  });
+});
+
+describe("bad input: a 400 that says why and stores nothing", () => {
+  const create = (fields: Record<string, unknown>, words: RegExp) =>
+    refused("POST", "/api/bundle/rules", body(fields), 400, words);
+  const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+
+  it("wants a trigger unless the action is a ladder, and none with a ladder", async () => {
+    await create({ trigger: undefined }, /^Trigger is required unless the action is a ladder/);
+    await create(
+      { action: { tiers: [{ trigger: STOP_LOSS, percent: 50 }] } },
+      /^A ladder's tiers have their own triggers/,
+    );
+  });
+
+  it("sells only this bundle's wallets, naming the first that is not", async () => {
+    const stranger = newWallet().address;
+    const answer = await create(
+      { action: { percent: 100, wallets: [bundle.wallets[0]?.address, stranger] } },
+      new RegExp(`^Wallet 2 \\(${stranger}\\) is not one of this bundle's wallets`),
+    );
+    expect(answer).toMatchObject({ field: "action.wallets.1", row: 2 });
+    // The developer sells through its own tick, not in the list.
+    await create(
+      { action: { percent: 100, wallets: [bundle.deployer.address] } },
+      /^Wallet 1 .* is not one of this bundle's wallets/,
+    );
+  });
+
+  it("refuses a time already past, and a time with both or neither of its moments", async () => {
+    await create(
+      { trigger: { any: [{ type: "time", at: "2020-01-01T00:00:00Z" }] } },
+      /^Condition 1: 2020-01-01T00:00:00Z has already passed/,
+    );
+    await create(
+      {
+        trigger: {
+          any: [STOP_LOSS.any[0], { type: "time", at: soon(10), afterMinutes: 5 }],
+        },
+      },
+      /^Condition 2: a time needs either a moment or minutes after the launch/,
+    );
+    await create(
+      {
+        trigger: undefined,
+        action: { tiers: [{ trigger: { all: [{ type: "time" }] }, percent: 100 }] },
+      },
+      /^Tier 1, condition 1: a time needs either/,
+    );
+  });
+
+  it("refuses what the schemas refuse: a percent over 100, a ladder over 100%, a condition with no value", async () => {
+    await create({ action: { percent: 120 } }, /^Percent to sell must be at most 100/);
+    await create(
+      {
+        trigger: undefined,
+        action: {
+          tiers: [
+            { trigger: STOP_LOSS, percent: 60 },
+            { trigger: STOP_LOSS, percent: 50 },
+          ],
+        },
+      },
+      /Ladder tiers add up to more than 100%/,
+    );
+    await create(
+      { trigger: { any: [{ type: "marketCap" }] } },
+      /^Condition 1's value is required$/,
+    );
+    await create(
+      {
+        trigger: undefined,
+        action: { tiers: [{ trigger: { any: [{ type: "trailing" }] }, percent: 50 }] },
+      },
+      /^Tier 1's trigger: Condition 1's drop is required$/,
+    );
+    await create({ trigger: { some: [] } }, /^Trigger needs its conditions under "any"/);
+  });
+});
+
+describe("another user's bundle or rule: 404", () => {
+  it("answers 404 to another user and for unknown tokens and ids, and moves nothing", async () => {
+    const rule = await created();
+    const as = async (method: "GET" | "POST" | "PUT", url: string, payload?: unknown) =>
+      call(method, url, payload, otherKey);
+    expect(await as("POST", "/api/bundle/rules", body())).toMatchObject({
+      status: 404,
+      body: { error: "Bundle not found" },
+    });
+    expect((await as("GET", `/api/bundle/rules?address=${bundle.token}`)).status).toBe(404);
+    expect((await as("POST", "/api/bundle/rules/dry-run", body())).status).toBe(404);
+    for (const verb of ["pause", "resume", "cancel"])
+      expect(await as("POST", `/api/bundle/rules/${rule.id}/${verb}`)).toMatchObject({
+        status: 404,
+        body: { error: "Rule not found" },
+      });
+    const edit = {
+      trigger: { any: [{ type: "stopLoss", pnlPercent: -20 }] },
+      action: { percent: 10 },
+    };
+    expect((await as("PUT", `/api/bundle/rules/${rule.id}`, edit)).status).toBe(404);
+    expect(await ruleRow(rule.id)).toMatchObject({ state: "armed" });
+    const listed = await call("GET", `/api/bundle/rules?address=${bundle.token}`);
+    expect((listed.body.rules as AutosellRule[]).find((r) => r.id === rule.id)?.trigger).toEqual(
+      STOP_LOSS,
+    );
+
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body({ address: newWallet().address }),
+      404,
+      /^Bundle not found$/,
+    );
+    expect((await call("POST", "/api/bundle/rules/not-a-rule/pause")).status).toBe(404);
+    expect(
+      (await call("POST", "/api/bundle/rules/00000000-0000-4000-8000-000000000000/cancel")).status,
+    ).toBe(404);
+    await cancelAll();
+  });
+});
+
+describe("pause, resume, cancel and edit", () => {
+  it("moves between the states it may, and answers 409 with a sentence otherwise", async () => {
+    const rule = await created();
+    const move = (verb: string) => call("POST", `/api/bundle/rules/${rule.id}/${verb}`);
+
+    expect(await move("pause")).toMatchObject({ status: 200, body: { rule: { state: "paused" } } });
+    expect(await move("pause")).toMatchObject({
+      status: 409,
+      body: { error: "Rule is paused: only an armed rule can be paused" },
+    });
+    // What the engine tracked while armed; a resume arms the rule afresh.
+    await app.database.db.execute(
+      sql`update autosell_rules set peak_wei = 5, armed_block = 7 where id = ${rule.id}`,
+    );
+    expect(await move("resume")).toMatchObject({ status: 200, body: { rule: { state: "armed" } } });
+    expect(await ruleRow(rule.id)).toMatchObject({ state: "armed", peak: null, armed: null });
+    expect((await move("resume")).status).toBe(409);
+
+    await app.database.db.execute(sql`
+      update autosell_rules set peak_wei = 5, armed_block = 7,
+        reading = ${JSON.stringify({ block: "7", conditions: [] })}::jsonb
+      where id = ${rule.id}`);
+    const edit = {
+      trigger: { any: [{ type: "curveProgress", atLeastPercent: 90 }] },
+      action: { percent: 40 },
+    };
+    const edited = await call("PUT", `/api/bundle/rules/${rule.id}`, edit);
+    expect(edited).toMatchObject({ status: 200, body: { rule: { ...edit, reading: null } } });
+    expect(await ruleRow(rule.id)).toMatchObject({ reading: null, peak: null, armed: null });
+    await refused(
+      "PUT",
+      `/api/bundle/rules/${rule.id}`,
+      { ...edit, action: { percent: 40, wallets: [newWallet().address] } },
+      400,
+      /^Wallet 1 .* is not one of this bundle's wallets/,
+    );
+
+    expect(await move("cancel")).toMatchObject({
+      status: 200,
+      body: { rule: { state: "cancelled" } },
+    });
+    expect(await move("cancel")).toMatchObject({
+      status: 409,
+      body: { error: "Rule is cancelled: only an armed or paused rule can be cancelled" },
+    });
+    expect((await move("resume")).status).toBe(409);
+    await refused(
+      "PUT",
+      `/api/bundle/rules/${rule.id}`,
+      edit,
+      409,
+      /^Rule is cancelled: only an armed or paused rule can be edited$/,
+    );
+
+    // Fired by the engine: nothing more to pause or edit.
+    const fired = await created();
+    await app.database.db.execute(
+      sql`update autosell_rules set state = 'fired' where id = ${fired.id}`,
+    );
+    expect(await call("POST", `/api/bundle/rules/${fired.id}/pause`)).toMatchObject({
+      status: 409,
+      body: { error: "Rule is fired: only an armed rule can be paused" },
+    });
+    await refused("PUT", `/api/bundle/rules/${fired.id}`, edit, 409, /^Rule is fired/);
+  });
+});
+
+describe("limits", () => {
+  it(`keeps at most ${AUTOSELL_LIMITS.perBundle} armed or paused rules per bundle`, async () => {
+    await cancelAll();
+    const rules: AutosellRule[] = [];
+    for (let i = 0; i < AUTOSELL_LIMITS.perBundle; i++) rules.push(await created());
+    await call("POST", `/api/bundle/rules/${rules[0]?.id}/pause`);
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body(),
+      400,
+      /^This bundle already has 20 armed or paused rules, the most it may have/,
+    );
+    // A cancelled rule no longer counts.
+    await call("POST", `/api/bundle/rules/${rules[1]?.id}/cancel`);
+    await created();
+    await cancelAll();
+  });
+
+  it(`keeps at most ${AUTOSELL_LIMITS.perUser} armed or paused rules per user, over all their bundles`, async () => {
+    // The user's rules on other tokens, as earlier requests would have left them.
+    await app.database.db.execute(sql`
+      insert into autosell_rules (owner_id, token, trigger, action, execution)
+      select ${ownerId}, '0x' || lpad(to_hex(n), 40, '0'), ${JSON.stringify(STOP_LOSS)}::jsonb,
+        '{"percent":100,"includeDeveloper":false}'::jsonb, '{}'::jsonb
+      from generate_series(1, ${AUTOSELL_LIMITS.perUser}) as n`);
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body(),
+      400,
+      /^You already have 200 armed or paused rules, the most an account may have/,
+    );
+    await cancelAll();
+  });
+});
+
+describe("with the engine: market caps and dry runs", () => {
+  it("refuses a market cap to reach that the token is already at, naming today's", async () => {
+    const cap = (atLeast: string) => ({ any: [{ type: "marketCap", atLeast, unit: "BNB" }] });
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body({ trigger: cap("0.000001") }),
+      400,
+      /^Condition 1: the market cap is already \d[\d,]*\.\d{4} BNB, at or above 0\.000001 BNB$/,
+    );
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body({ trigger: undefined, action: { tiers: [{ trigger: cap("0.000001"), percent: 50 }] } }),
+      400,
+      /^Tier 1, condition 1: the market cap is already/,
+    );
+    expect((await created({ trigger: cap("1000000") })).state).toBe("armed");
+    await cancelAll();
+  });
+
+  it("answers what the rule would do now and stores nothing", async () => {
+    const before = await rowCounts(app.database.db);
+    const { status, body: answer } = await call("POST", "/api/bundle/rules/dry-run", body());
+    expect(status, JSON.stringify(answer)).toBe(200);
+    expect(answer.fires).toBe(false);
+    const reading = answer.reading as { conditions: Array<{ type: string; met: boolean }> };
+    expect(reading.conditions).toMatchObject([{ type: "stopLoss", met: false }]);
+    expect(Number(answer.expectedBnb)).toBeGreaterThanOrEqual(0);
+    expect(await rowCounts(app.database.db)).toEqual(before);
+    await refused(
+      "POST",
+      "/api/bundle/rules/dry-run",
+      body({ trigger: { any: [{ type: "time", at: "2020-01-01T00:00:00Z" }] } }),
+      400,
+      /has already passed/,
+    );
+  });
+
+  it("answers 503 for a dry run without a chain, after the ownership check", async () => {
+    const bare = new AutosellService(
+      new AutosellRepository(app.database.db),
+      new BundlesRepository(app.database.db),
+      undefined,
+      undefined,
+    );
+    const parsed = createRuleRoute.body.parse(body());
+    await expect(bare.dryRun(ownerId, parsed)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(bare.dryRun("00000000-0000-4000-8000-000000000000", parsed)).rejects.toMatchObject(
+      {
+        statusCode: 404,
+      },
+    );
+  });
+});
