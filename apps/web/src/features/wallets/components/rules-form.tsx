@@ -69,7 +69,7 @@ export function RulesForm({
     if (!sent) return;
     setProblem(null);
     dryRun.mutate(sent, {
-      onError: (error) => setProblem(problemOf(error, "Failed to run the rule dry.")),
+      onError: (error) => setProblem(problemOf(error, "The dry run failed.")),
     });
   };
   const onArm = () => {
