@@ -1,10 +1,13 @@
 import {
   cancelKeyPaymentRoute,
+  createRuleRoute,
   dispersalStatusRoute,
+  dryRunRuleRoute,
   getBumperRoute,
   pauseRuleRoute,
   ROUTES,
   sellWalletsRoute,
+  updateRuleRoute,
   withdrawBumperRoute,
 } from "@bundler/shared";
 import { describe, expect, it } from "vitest";
@@ -44,6 +47,17 @@ describe("requestOn", () => {
     const sell = requestOn(sellWalletsRoute, owner, 1);
     expect(sellWalletsRoute.body.safeParse(sell.body).success).toBe(true);
     expect(sell.body).toMatchObject({ address: owner.objects.bundle, wallets: [owner.wallets[1]] });
+  });
+
+  it("makes rule requests the rule routes accept, on the owner's bundle and rule", () => {
+    for (const route of [createRuleRoute, dryRunRuleRoute, updateRuleRoute]) {
+      const parts = requestOn(route, owner, 1);
+      expect(route.body.safeParse(parts.body).success).toBe(true);
+    }
+    expect(requestOn(createRuleRoute, owner, 1).body).toMatchObject({
+      address: owner.objects.bundle,
+    });
+    expect(requestOn(updateRuleRoute, owner, 1).params).toEqual({ id: owner.objects.rule });
   });
 
   it("calls a device's key payment from another device, or from the owner's when asked", () => {
