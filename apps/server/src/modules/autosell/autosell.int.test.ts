@@ -64,6 +64,13 @@ const ruleRow = async (id: string) =>
     )
   ).rows[0] as { state: string; reading: unknown; peak: string | null; armed: string | null };
 
+/** What the engine's passes would have set on an armed rule: a reading, a peak, the armed block. */
+const tracked = (id: string) =>
+  app.database.db.execute(sql`
+    update autosell_rules set peak_wei = 5, armed_block = 7,
+      reading = ${JSON.stringify({ block: "7", conditions: [] })}::jsonb
+    where id = ${id}`);
+
 /** Every live rule of the file's bundle cancelled, so each test starts within the limits. */
 const cancelAll = () =>
   app.database.db.execute(
@@ -86,6 +93,16 @@ const refused = async (
   expect(await rowCounts(app.database.db)).toEqual(before);
   return answer.body;
 };
+
+/** A rule whose action is a ladder of these tiers (trigger, percent), with no trigger of its own. */
+const ladderOf = (...tiers: Array<[unknown, number]>) => ({
+  trigger: undefined,
+  action: { tiers: tiers.map(([trigger, percent]) => ({ trigger, percent })) },
+});
+
+/** A create the server refuses, having stored nothing. */
+const createRefused = (fields: Record<string, unknown>, status: number, words: RegExp) =>
+  refused("POST", "/api/bundle/rules", body(fields), status, words);
 
 describe("creating and listing rules", () => {
   it("stores the rule armed, as parsed with its defaults, and lists the bundle's rules newest first", async () => {
@@ -121,11 +138,7 @@ describe("creating and listing rules", () => {
       execution: { spreadBlocks: 3, jitter: true },
     });
     expect(ladder.trigger).toBeNull();
-    expect(ladder.execution).toMatchObject({
-      spreadBlocks: 3,
-      jitter: true,
-      maxWalletsPerBlock: 50,
-    });
+    expect(ladder.execution).toMatchObject({ spreadBlocks: 3, jitter: true });
 
     const listed = await call("GET", `/api/bundle/rules?address=${bundle.token.toLowerCase()}`);
     expect(listed.status).toBe(200);
@@ -153,7 +166,7 @@ describe("creating and listing rules", () => {
 
 describe("bad input: a 400 that says why and stores nothing", () => {
   const create = (fields: Record<string, unknown>, words: RegExp) =>
-    refused("POST", "/api/bundle/rules", body(fields), 400, words);
+    createRefused(fields, 400, words);
   const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
   it("wants a trigger unless the action is a ladder, and none with a ladder", async () => {
@@ -191,40 +204,18 @@ describe("bad input: a 400 that says why and stores nothing", () => {
       },
       /^Condition 2: a time needs either a moment or minutes after the launch/,
     );
-    await create(
-      {
-        trigger: undefined,
-        action: { tiers: [{ trigger: { all: [{ type: "time" }] }, percent: 100 }] },
-      },
-      /^Tier 1, condition 1: a time needs either/,
-    );
+    await create(ladderOf([{ all: [{ type: "time" }] }, 100]), /^Tier 1, condition 1: a time/);
   });
 
   it("refuses what the schemas refuse: a percent over 100, a ladder over 100%, a condition with no value", async () => {
     await create({ action: { percent: 120 } }, /^Percent to sell must be at most 100/);
-    await create(
-      {
-        trigger: undefined,
-        action: {
-          tiers: [
-            { trigger: STOP_LOSS, percent: 60 },
-            { trigger: STOP_LOSS, percent: 50 },
-          ],
-        },
-      },
-      /Ladder tiers add up to more than 100%/,
-    );
+    await create(ladderOf([STOP_LOSS, 60], [STOP_LOSS, 50]), /tiers add up to more than 100%/);
     await create(
       { trigger: { any: [{ type: "marketCap" }] } },
       /^Condition 1's value is required$/,
     );
-    await create(
-      {
-        trigger: undefined,
-        action: { tiers: [{ trigger: { any: [{ type: "trailing" }] }, percent: 50 }] },
-      },
-      /^Tier 1's trigger: Condition 1's drop is required$/,
-    );
+    const noDrop = ladderOf([{ any: [{ type: "trailing" }] }, 50]);
+    await create(noDrop, /^Tier 1's trigger: Condition 1's drop is required$/);
     await create({ trigger: { some: [] } }, /^Trigger needs its conditions under "any"/);
   });
 });
@@ -256,13 +247,7 @@ describe("another user's bundle or rule: 404", () => {
       STOP_LOSS,
     );
 
-    await refused(
-      "POST",
-      "/api/bundle/rules",
-      body({ address: newWallet().address }),
-      404,
-      /^Bundle not found$/,
-    );
+    await createRefused({ address: newWallet().address }, 404, /^Bundle not found$/);
     expect((await call("POST", "/api/bundle/rules/not-a-rule/pause")).status).toBe(404);
     expect(
       (await call("POST", "/api/bundle/rules/00000000-0000-4000-8000-000000000000/cancel")).status,
@@ -282,17 +267,12 @@ describe("pause, resume, cancel and edit", () => {
       body: { error: "Rule is paused: only an armed rule can be paused" },
     });
     // What the engine tracked while armed; a resume arms the rule afresh.
-    await app.database.db.execute(
-      sql`update autosell_rules set peak_wei = 5, armed_block = 7 where id = ${rule.id}`,
-    );
+    await tracked(rule.id);
     expect(await move("resume")).toMatchObject({ status: 200, body: { rule: { state: "armed" } } });
     expect(await ruleRow(rule.id)).toMatchObject({ state: "armed", peak: null, armed: null });
     expect((await move("resume")).status).toBe(409);
 
-    await app.database.db.execute(sql`
-      update autosell_rules set peak_wei = 5, armed_block = 7,
-        reading = ${JSON.stringify({ block: "7", conditions: [] })}::jsonb
-      where id = ${rule.id}`);
+    await tracked(rule.id);
     const edit = {
       trigger: { any: [{ type: "curveProgress", atLeastPercent: 90 }] },
       action: { percent: 40 },
@@ -308,10 +288,7 @@ describe("pause, resume, cancel and edit", () => {
       /^Wallet 1 .* is not one of this bundle's wallets/,
     );
 
-    expect(await move("cancel")).toMatchObject({
-      status: 200,
-      body: { rule: { state: "cancelled" } },
-    });
+    expect((await move("cancel")).body.rule).toMatchObject({ state: "cancelled" });
     expect(await move("cancel")).toMatchObject({
       status: 409,
       body: { error: "Rule is cancelled: only an armed or paused rule can be cancelled" },
@@ -344,13 +321,7 @@ describe("limits", () => {
     const rules: AutosellRule[] = [];
     for (let i = 0; i < AUTOSELL_LIMITS.perBundle; i++) rules.push(await created());
     await call("POST", `/api/bundle/rules/${rules[0]?.id}/pause`);
-    await refused(
-      "POST",
-      "/api/bundle/rules",
-      body(),
-      400,
-      /^This bundle already has 20 armed or paused rules, the most it may have/,
-    );
+    await createRefused({}, 400, /^This bundle already has 20 armed or paused rules, the most/);
     // A cancelled rule no longer counts.
     await call("POST", `/api/bundle/rules/${rules[1]?.id}/cancel`);
     await created();
@@ -364,13 +335,7 @@ describe("limits", () => {
       select ${ownerId}, '0x' || lpad(to_hex(n), 40, '0'), ${JSON.stringify(STOP_LOSS)}::jsonb,
         '{"percent":100,"includeDeveloper":false}'::jsonb, '{}'::jsonb
       from generate_series(1, ${AUTOSELL_LIMITS.perUser}) as n`);
-    await refused(
-      "POST",
-      "/api/bundle/rules",
-      body(),
-      400,
-      /^You already have 200 armed or paused rules, the most an account may have/,
-    );
+    await createRefused({}, 400, /^You already have 200 armed or paused rules, the most/);
     await cancelAll();
   });
 });
@@ -378,20 +343,12 @@ describe("limits", () => {
 describe("with the engine: market caps and dry runs", () => {
   it("refuses a market cap to reach that the token is already at, naming today's", async () => {
     const cap = (atLeast: string) => ({ any: [{ type: "marketCap", atLeast, unit: "BNB" }] });
-    await refused(
-      "POST",
-      "/api/bundle/rules",
-      body({ trigger: cap("0.000001") }),
+    await createRefused(
+      { trigger: cap("0.000001") },
       400,
       /^Condition 1: the market cap is already \d[\d,]*\.\d{4} BNB, at or above 0\.000001 BNB$/,
     );
-    await refused(
-      "POST",
-      "/api/bundle/rules",
-      body({ trigger: undefined, action: { tiers: [{ trigger: cap("0.000001"), percent: 50 }] } }),
-      400,
-      /^Tier 1, condition 1: the market cap is already/,
-    );
+    await createRefused(ladderOf([cap("0.000001"), 50]), 400, /^Tier 1, condition 1: the/);
     expect((await created({ trigger: cap("1000000") })).state).toBe("armed");
     await cancelAll();
   });
@@ -403,7 +360,12 @@ describe("with the engine: market caps and dry runs", () => {
     expect(answer.fires).toBe(false);
     const reading = answer.reading as { conditions: Array<{ type: string; met: boolean }> };
     expect(reading.conditions).toMatchObject([{ type: "stopLoss", met: false }]);
-    expect(Number(answer.expectedBnb)).toBeGreaterThanOrEqual(0);
+    // Every bundle wallet holds the launch's tokens: each would sell them for some BNB.
+    const sales = answer.sales as Array<{ address: string; expectedBnb: string }>;
+    expect(sales.map((sale) => sale.address).sort()).toEqual(
+      bundle.wallets.map((w) => getAddress(w.address)).sort(),
+    );
+    expect(Number(answer.expectedBnb)).toBeGreaterThan(0);
     expect(await rowCounts(app.database.db)).toEqual(before);
     await refused(
       "POST",
@@ -423,10 +385,7 @@ describe("with the engine: market caps and dry runs", () => {
     );
     const parsed = createRuleRoute.body.parse(body());
     await expect(bare.dryRun(ownerId, parsed)).rejects.toBeInstanceOf(ServiceUnavailableError);
-    await expect(bare.dryRun("00000000-0000-4000-8000-000000000000", parsed)).rejects.toMatchObject(
-      {
-        statusCode: 404,
-      },
-    );
+    const stranger = "00000000-0000-4000-8000-000000000000";
+    await expect(bare.dryRun(stranger, parsed)).rejects.toMatchObject({ statusCode: 404 });
   });
 });
