@@ -27,6 +27,7 @@ import { AUTH_KEYS_CHANNEL, KeyCache } from "./modules/auth/auth.cache.ts";
 import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { autosellRoutes } from "./modules/autosell/autosell.routes.ts";
 import { bumperRoutes } from "./modules/bumper/bumper.routes.ts";
 import { bundlesRoutes } from "./modules/bundles/bundles.routes.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
@@ -338,6 +339,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(disperseRoutes(dispersals));
   await server.register(bundlesRoutes(walletManager));
   await server.register(pnlRoutes(services.pnl));
+  await server.register(autosellRoutes(services.autosell));
   await server.register(bumperRoutes(bumpers));
   await server.register(txRoutes(new TxService(options.chain, services.transactions)));
   // The local chain's faucet sends through the transaction manager like everything else.

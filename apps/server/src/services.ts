@@ -10,6 +10,12 @@ import { AdminService } from "./modules/admin/admin.service.ts";
 import { AdminActions } from "./modules/admin/admin-actions.ts";
 import { AuditRepository } from "./modules/admin/audit.repository.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
+import { AutosellEngine } from "./modules/autosell/autosell.engine.ts";
+import { workAutosellJobs } from "./modules/autosell/autosell.jobs.ts";
+import { AutosellRepository } from "./modules/autosell/autosell.repository.ts";
+import { AutosellService } from "./modules/autosell/autosell.service.ts";
+import { AutosellPassRepository } from "./modules/autosell/autosell-pass.repository.ts";
+import { AutosellReader } from "./modules/autosell/autosell-readings.ts";
 import { BumperEngine } from "./modules/bumper/bumper.engine.ts";
 import { workBumperJobs } from "./modules/bumper/bumper.jobs.ts";
 import { BumperRepository } from "./modules/bumper/bumper.repository.ts";
@@ -207,11 +213,31 @@ export const createServices = (options: ServiceOptions) => {
     sells,
     empties,
   });
+  const autosellPass = new AutosellPassRepository(db);
+  const autosellEngine = chain
+    ? new AutosellEngine(
+        autosellPass,
+        pnlRows,
+        new AutosellReader(chain, pnlRows, autosellPass, prices),
+        chain,
+        sells,
+        (userId, message) => options.emit(userId, "launch_status", message),
+        log,
+      )
+    : undefined;
+  const autosell = new AutosellService(
+    new AutosellRepository(db),
+    bundleRows,
+    autosellEngine,
+    chain,
+  );
   return {
     vault,
     transactions: txm,
     walletManager,
     pnl,
+    autosell,
+    autosellEngine,
     pnlLedger,
     wallets,
     drafts,
@@ -245,6 +271,7 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.bumperEngine) await workBumperJobs(jobs, services.bumperEngine);
   if (services.transactions) await workReferralJobs(jobs, services.payouts);
   if (services.pnlLedger) await workPnlJobs(jobs, services.pnlLedger);
+  if (services.autosellEngine) await workAutosellJobs(jobs, services.autosellEngine);
   await workLaunchJobs(jobs, services.launches);
 };
 

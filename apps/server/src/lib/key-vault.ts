@@ -139,7 +139,7 @@ export class KeyVault {
   }
 
   /** The decrypted keys stored for a draft (newest row wins per address and purpose). */
-  async forDraft(draftId: string, purposes: KeyPurpose[]): Promise<StoredKey[]> {
+  async forDraft(draftId: string, purposes: readonly KeyPurpose[]): Promise<StoredKey[]> {
     const rows = await this.db
       .select()
       .from(walletKeys)

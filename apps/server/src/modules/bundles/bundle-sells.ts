@@ -70,7 +70,7 @@ export class BundleSells {
     ownerId: string,
     bundle: TradeTarget,
     sellers: Address[],
-    purpose: KeyPurpose,
+    purpose: KeyPurpose | readonly KeyPurpose[],
     request: SellRequest,
     requestId: string | undefined,
   ): Promise<SellOutcome[]> {
@@ -85,7 +85,7 @@ export class BundleSells {
     ownerId: string,
     bundle: TradeTarget,
     sellers: Address[],
-    purpose: KeyPurpose,
+    purpose: KeyPurpose | readonly KeyPurpose[],
     request: SellRequest,
     requestId: string | undefined,
   ): Promise<{ outcomes: SellOutcome[]; bundles: number }> {

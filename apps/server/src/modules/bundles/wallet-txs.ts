@@ -77,17 +77,25 @@ export class WalletTxs {
   }
 
   /**
-   * The stored keys of `addresses`, by lowercase address: a launch's (of its draft), or, for a
-   * target without a draft (a bumper's wallets), the platform's keys of `purpose`.
+   * The stored keys of `addresses`, by lowercase address: a launch's (of its draft, of any of
+   * `purpose`), or, for a target without a draft (a bumper's wallets), the platform's keys of
+   * the (first) purpose.
    */
-  async accounts(target: TradeTarget, purpose: KeyPurpose, addresses: Address[]) {
+  async accounts(
+    target: TradeTarget,
+    purpose: KeyPurpose | readonly KeyPurpose[],
+    addresses: Address[],
+  ) {
     const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+    const purposes = [purpose].flat();
     const keys = target.draftId
-      ? await this.vault.forDraft(target.draftId, [purpose])
-      : [...(await this.vault.findMany(addresses, purpose))].map(([address, privateKey]) => ({
-          address,
-          privateKey,
-        }));
+      ? await this.vault.forDraft(target.draftId, purposes)
+      : [...(await this.vault.findMany(addresses, purposes[0] as KeyPurpose))].map(
+          ([address, privateKey]) => ({
+            address,
+            privateKey,
+          }),
+        );
     return new Map(
       keys
         .filter((k) => wanted.has(k.address.toLowerCase()))

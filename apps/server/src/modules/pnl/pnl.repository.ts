@@ -44,6 +44,8 @@ export interface PnlBundle {
   token: string;
   ownerId: string;
   draftId: string;
+  /** The launch's ticker (for the words of a sale's reason). */
+  ticker?: string;
   launchBlock: bigint;
   /** Lower case, in the draft's order. */
   wallets: string[];
@@ -121,28 +123,40 @@ export class PnlRepository {
    * given (another user's reads as absent).
    */
   async bundle(token: string, ownerId?: string): Promise<PnlBundle | undefined> {
+    return (await this.bundles([token], ownerId)).get(token.toLowerCase());
+  }
+
+  /** `bundle` for many tokens in one statement, by lower-case token (absent ones left out). */
+  async bundles(tokens: readonly string[], ownerId?: string): Promise<Map<string, PnlBundle>> {
+    const wanted = [...new Set(tokens.map((t) => t.toLowerCase()))];
+    if (wanted.length === 0) return new Map();
     const { rows } = await this.db.execute(sql`
-      select l.owner_id, l.draft_id, l.block_number, d.deployer_address, d.wallet_config
+      select distinct on (lower(l.token_address)) lower(l.token_address) as token, l.owner_id,
+          l.draft_id, l.ticker, l.block_number, d.deployer_address, d.wallet_config
         from launches l join drafts d on d.id = l.draft_id
-        where lower(l.token_address) = ${token.toLowerCase()}
+        where lower(l.token_address) = any(${`{${wanted.join(",")}}`}::text[])
           ${ownerId ? sql`and l.owner_id = ${ownerId}` : sql``}
-        order by l.created_at limit 1`);
-    const row = rows[0] as Record<string, unknown> | undefined;
-    if (!row) return undefined;
-    const config = (row.wallet_config ?? {}) as {
-      wallets?: Array<{ address: string }>;
-      tipPayer?: string;
-    };
-    const deployer = lower(row.deployer_address as string | null);
-    return {
-      token: token.toLowerCase(),
-      ownerId: String(row.owner_id),
-      draftId: String(row.draft_id),
-      launchBlock: BigInt(String(row.block_number)),
-      wallets: (config.wallets ?? []).map((w) => w.address.toLowerCase()),
-      deployer,
-      tipPayer: lower(config.tipPayer) ?? deployer,
-    };
+        order by lower(l.token_address), l.created_at`);
+    const found = new Map<string, PnlBundle>();
+    for (const row of rows as Array<Record<string, unknown>>) {
+      const config = (row.wallet_config ?? {}) as {
+        wallets?: Array<{ address: string }>;
+        tipPayer?: string;
+      };
+      const deployer = lower(row.deployer_address as string | null);
+      const token = String(row.token);
+      found.set(token, {
+        token,
+        ownerId: String(row.owner_id),
+        draftId: String(row.draft_id),
+        ticker: String(row.ticker),
+        launchBlock: BigInt(String(row.block_number)),
+        wallets: (config.wallets ?? []).map((w) => w.address.toLowerCase()),
+        deployer,
+        tipPayer: lower(config.tipPayer) ?? deployer,
+      });
+    }
+    return found;
   }
 
   /** The launch's other bundles' blocks (a launch split over the cap): where their tips are. */
@@ -236,21 +250,31 @@ export class PnlRepository {
 
   /** A bundle's ledger added up per wallet, role and kind, in one statement. */
   async sums(token: string): Promise<LedgerSum[]> {
+    return (await this.sumsOf([token])).get(token.toLowerCase()) ?? [];
+  }
+
+  /** `sums` for many bundles in one statement, by lower-case token. */
+  async sumsOf(tokens: readonly string[]): Promise<Map<string, LedgerSum[]>> {
+    const wanted = [...new Set(tokens.map((t) => t.toLowerCase()))];
+    const found = new Map<string, LedgerSum[]>(wanted.map((t) => [t, []]));
+    if (wanted.length === 0) return found;
     const { rows } = await this.db.execute(sql`
-      select wallet, role, kind, sum(bnb)::text as bnb, sum(tokens)::text as tokens,
+      select token, wallet, role, kind, sum(bnb)::text as bnb, sum(tokens)::text as tokens,
           min(block_number)::text as block,
           case when count(distinct tx_hash) = 1 then min(tx_hash) end as tx_hash
-        from pnl_ledger where token = ${token.toLowerCase()}
-        group by wallet, role, kind`);
-    return (rows as Array<Record<string, unknown>>).map((r) => ({
-      wallet: String(r.wallet),
-      role: r.role as LedgerSum["role"],
-      kind: r.kind as LedgerSum["kind"],
-      bnb: String(r.bnb),
-      tokens: String(r.tokens),
-      blockNumber: BigInt(String(r.block)),
-      txHash: r.tx_hash === null ? null : String(r.tx_hash),
-    }));
+        from pnl_ledger where token = any(${`{${wanted.join(",")}}`}::text[])
+        group by token, wallet, role, kind`);
+    for (const r of rows as Array<Record<string, unknown>>)
+      found.get(String(r.token))?.push({
+        wallet: String(r.wallet),
+        role: r.role as LedgerSum["role"],
+        kind: r.kind as LedgerSum["kind"],
+        bnb: String(r.bnb),
+        tokens: String(r.tokens),
+        blockNumber: BigInt(String(r.block)),
+        txHash: r.tx_hash === null ? null : String(r.tx_hash),
+      });
+    return found;
   }
 
   /**

@@ -57,6 +57,8 @@ export function renderBundlePage(
   server.use(
     ...pnl.handlers,
     balances.handler,
+    // The rules panel's list: none (rules-panel.test.tsx drives it).
+    http.get("/api/bundle/rules", () => HttpResponse.json({ success: true, rules: [] })),
     http.get("/api/config", () =>
       HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, explorerUrl } }),
     ),

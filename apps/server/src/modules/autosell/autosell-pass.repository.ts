@@ -1,0 +1,216 @@
+import type {
+  AutosellAction,
+  AutosellExecution,
+  AutosellReading,
+  AutosellTrigger,
+} from "@bundler/shared";
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+
+/** An armed rule as the per-block pass reads it, with the ladder tiers it already fired. */
+export interface ArmedRule {
+  id: string;
+  ownerId: string;
+  token: string;
+  trigger: AutosellTrigger | null;
+  action: AutosellAction;
+  execution: AutosellExecution;
+  peakWei: bigint | null;
+  armedBlock: bigint | null;
+  firedTiers: number[];
+}
+
+/** A firing whose sales are not all sent: the next wave goes at `nextBlock` or later. */
+export interface SellingFiring {
+  ruleId: string;
+  ownerId: string;
+  token: string;
+  tier: number;
+  percent: string;
+  wallets: string[];
+  wavesSent: number;
+  nextBlock: bigint;
+  transactions: string[];
+  execution: AutosellExecution;
+}
+
+export interface Decision {
+  ruleId: string;
+  tier: number;
+  block: bigint;
+  reading: AutosellReading;
+  percent: string;
+  wallets: string[];
+  /** The rule has nothing left to fire once this is recorded (its last tier, or no ladder). */
+  last: boolean;
+}
+
+/** The pass has work while a rule is armed or a firing is still selling. */
+export const autosellDue = (): SQL =>
+  sql`(exists (select 1 from autosell_rules where state = 'armed')
+    or exists (select 1 from autosell_firings where state = 'selling'))`;
+
+const textArray = (values: readonly string[]) => `{${values.join(",")}}`;
+
+/** The auto-sell pass's SQL: one statement per step, never one per rule. */
+export class AutosellPassRepository {
+  constructor(readonly db: Db) {}
+
+  async armed(): Promise<ArmedRule[]> {
+    const { rows } = await this.db.execute(sql`
+      select r.id, r.owner_id, r.token, r.trigger, r.action, r.execution, r.peak_wei::text as peak,
+          r.armed_block::text as armed_block,
+          coalesce(array_agg(f.tier) filter (where f.tier is not null), '{}') as fired
+        from autosell_rules r left join autosell_firings f on f.rule_id = r.id
+        where r.state = 'armed'
+        group by r.id`);
+    return (rows as Array<Record<string, unknown>>).map((r) => ({
+      id: String(r.id),
+      ownerId: String(r.owner_id),
+      token: String(r.token),
+      trigger: (r.trigger ?? null) as AutosellTrigger | null,
+      action: r.action as AutosellAction,
+      execution: r.execution as AutosellExecution,
+      peakWei: r.peak === null ? null : BigInt(String(r.peak)),
+      armedBlock: r.armed_block === null ? null : BigInt(String(r.armed_block)),
+      firedTiers: (r.fired as Array<number | string>).map(Number),
+    }));
+  }
+
+  /** Every rule's reading, trailing high and arming block, in one statement per 500 rules. */
+  async saveReadings(
+    updates: ReadonlyArray<{
+      id: string;
+      reading: AutosellReading;
+      peakWei: bigint | null;
+      armedBlock: bigint;
+    }>,
+  ): Promise<void> {
+    for (let i = 0; i < updates.length; i += 500) {
+      const values = sql.join(
+        updates
+          .slice(i, i + 500)
+          .map(
+            (u) =>
+              sql`(${u.id}::uuid, ${JSON.stringify(u.reading)}::jsonb, ${u.peakWei?.toString() ?? null}::numeric, ${u.armedBlock.toString()}::bigint)`,
+          ),
+        sql`, `,
+      );
+      await this.db.execute(sql`
+        update autosell_rules r set reading = v.reading, peak_wei = v.peak,
+            armed_block = coalesce(r.armed_block, v.armed)
+          from (values ${values}) as v(id, reading, peak, armed)
+          where r.id = v.id and r.state = 'armed'`);
+    }
+  }
+
+  /**
+   * Records a firing under the rule's row lock, before anything is signed: only while the rule
+   * is armed and only once per (rule, tier), so two processes, or a pass run twice, record it
+   * once. The rule turns "fired" with its last tier. Answers whether this call recorded it.
+   */
+  async decide(d: Decision): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.execute(
+        sql`select state from autosell_rules where id = ${d.ruleId} for update`,
+      );
+      if ((rows[0] as { state?: string } | undefined)?.state !== "armed") return false;
+      const inserted = await tx.execute(sql`
+        insert into autosell_firings (rule_id, tier, block_number, reading, percent, wallets, next_block)
+          values (${d.ruleId}, ${d.tier}, ${d.block.toString()}, ${JSON.stringify(d.reading)}::jsonb,
+            ${d.percent}, ${JSON.stringify(d.wallets)}::jsonb, ${d.block.toString()})
+          on conflict do nothing returning rule_id`);
+      if (inserted.rows.length === 0) return false;
+      if (d.last)
+        await tx.execute(
+          sql`update autosell_rules set state = 'fired', updated_at = now() where id = ${d.ruleId}`,
+        );
+      return true;
+    });
+  }
+
+  /** Firings with a wave due at `head` (or before), oldest decision first. */
+  async selling(head: bigint): Promise<SellingFiring[]> {
+    const { rows } = await this.db.execute(sql`
+      select f.rule_id, r.owner_id, r.token, f.tier, f.percent, f.wallets, f.waves_sent,
+          f.next_block::text as next_block, f.transactions, r.execution
+        from autosell_firings f join autosell_rules r on r.id = f.rule_id
+        where f.state = 'selling' and f.next_block <= ${head.toString()}
+        order by f.decided_at`);
+    return (rows as Array<Record<string, unknown>>).map((r) => ({
+      ruleId: String(r.rule_id),
+      ownerId: String(r.owner_id),
+      token: String(r.token),
+      tier: Number(r.tier),
+      percent: String(r.percent),
+      wallets: r.wallets as string[],
+      wavesSent: Number(r.waves_sent),
+      nextBlock: BigInt(String(r.next_block)),
+      transactions: r.transactions as string[],
+      execution: r.execution as AutosellExecution,
+    }));
+  }
+
+  /** A wave's outcome: its transactions, the next wave's block, or the firing's end. */
+  async waveDone(
+    f: Pick<SellingFiring, "ruleId" | "tier" | "wavesSent">,
+    next: {
+      wavesSent: number;
+      nextBlock: bigint;
+      transactions: string[];
+      state: "selling" | "sent" | "failed";
+      error: string | null;
+    },
+  ): Promise<void> {
+    await this.db.execute(sql`
+      update autosell_firings set waves_sent = ${next.wavesSent},
+          next_block = ${next.nextBlock.toString()},
+          transactions = ${JSON.stringify(next.transactions)}::jsonb,
+          state = ${next.state}, error = ${next.error}
+        where rule_id = ${f.ruleId} and tier = ${f.tier} and waves_sent = ${f.wavesSent}`);
+  }
+
+  /** How far each token's launchpad events were read (absent: not yet). */
+  async scans(tokens: readonly string[]): Promise<Map<string, bigint>> {
+    if (tokens.length === 0) return new Map();
+    const { rows } = await this.db.execute(sql`
+      select token, scanned_to::text as scanned from autosell_scans
+        where token = any(${textArray(tokens)}::text[])`);
+    return new Map(
+      (rows as Array<{ token: string; scanned: string }>).map((r) => [r.token, BigInt(r.scanned)]),
+    );
+  }
+
+  /** Appends outside flows and moves the tokens' scans to `to`, in one transaction. */
+  async recordFlows(
+    flows: ReadonlyArray<{ token: string; block: bigint; netWei: bigint }>,
+    tokens: readonly string[],
+    to: bigint,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (flows.length > 0)
+        await tx.execute(sql`
+          insert into autosell_flows (token, block_number, net_wei) values ${sql.join(
+            flows.map((f) => sql`(${f.token}, ${f.block.toString()}, ${f.netWei.toString()})`),
+            sql`, `,
+          )} on conflict do nothing`);
+      if (tokens.length > 0)
+        await tx.execute(sql`
+          insert into autosell_scans (token, scanned_to)
+            select t, ${to.toString()}::bigint from unnest(${textArray(tokens)}::text[]) as t
+            on conflict (token) do update set scanned_to = greatest(autosell_scans.scanned_to, excluded.scanned_to)`);
+    });
+  }
+
+  /** Every outside flow of `tokens` (blocks with outside trading only). */
+  async flows(tokens: readonly string[]): Promise<Map<string, Array<[bigint, bigint]>>> {
+    const found = new Map<string, Array<[bigint, bigint]>>(tokens.map((t) => [t, []]));
+    if (tokens.length === 0) return found;
+    const { rows } = await this.db.execute(sql`
+      select token, block_number::text as block, net_wei::text as net from autosell_flows
+        where token = any(${textArray(tokens)}::text[])`);
+    for (const r of rows as Array<{ token: string; block: string; net: string }>)
+      found.get(r.token)?.push([BigInt(r.block), BigInt(r.net)]);
+    return found;
+  }
+}

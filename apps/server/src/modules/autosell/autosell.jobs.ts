@@ -1,0 +1,14 @@
+import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import type { AutosellEngine } from "./autosell.engine.ts";
+import { autosellDue } from "./autosell-pass.repository.ts";
+
+/**
+ * Each block with an armed rule or a firing still selling: every rule's trigger read at that
+ * block, firings recorded before any sale, and due waves sent (see AutosellEngine). The queue is
+ * stately: one pass at a time across every process; a firing is recorded once whichever runs it.
+ */
+export const AUTOSELL_PASS: QueueSpec = perBlockQueue("autosell-pass");
+
+export const workAutosellJobs = async (jobs: JobEngine, engine: AutosellEngine): Promise<void> => {
+  await jobs.onEachBlock(AUTOSELL_PASS, () => engine.pass(), autosellDue);
+};
