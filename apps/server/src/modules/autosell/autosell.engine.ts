@@ -8,6 +8,7 @@ import {
 } from "@bundler/shared";
 import { type Address, formatEther, getAddress } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import { tokenHoldings } from "../../lib/shared-reads.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
 import type { PnlBundle, PnlRepository } from "../pnl/pnl.repository.ts";
@@ -139,6 +140,8 @@ export class AutosellEngine implements AutosellPreview {
         last: rule.firedTiers.length + 1 >= tiers,
       });
       if (!recorded) continue;
+      // A crash here leaves a decided firing, no sale: the next pass sends it.
+      await failpoint("autosell.decided");
       const met = reading.conditions.filter((c) => c.met && (c.tier ?? tier) === tier);
       this.emit(
         rule.ownerId,
@@ -191,8 +194,11 @@ export class AutosellEngine implements AutosellPreview {
     let transactions = firing.transactions;
     let error: string | null = null;
     if (wallets.length > 0) {
+      // A crash from here on is finished by the next pass: the same keys answer what was recorded.
+      await failpoint("autosell.wave");
+      let outcomes: Awaited<ReturnType<BundleSells["sellAll"]>>["outcomes"];
       try {
-        const { outcomes } = await this.sells.sellAll(
+        ({ outcomes } = await this.sells.sellAll(
           firing.ownerId,
           { tokenAddress: firing.token, ticker: bundle.ticker ?? "", draftId: bundle.draftId },
           wallets,
@@ -204,22 +210,31 @@ export class AutosellEngine implements AutosellPreview {
             slippageBps: firing.execution.slippageBps,
           },
           `autosell:${firing.ruleId}:${firing.tier}:${firing.wavesSent}`,
-        );
-        const txs = outcomes.flatMap((o) => o.transactions);
-        transactions = [
-          ...new Set([...transactions, ...txs.flatMap((t) => (t.hash ? [t.hash] : []))]),
-        ];
-        const failed = txs.filter((t) => t.status === "failed");
-        if (failed.length > 0)
-          error = failed
-            .slice(0, 3)
-            .map((t) => t.error)
-            .join("; ")
-            .concat(failed.length > 3 ? ` (and ${failed.length - 3} more)` : "");
+        ));
       } catch (cause) {
-        error = cause instanceof Error ? cause.message : String(cause);
-        this.log(`auto-sell ${firing.ruleId} tier ${firing.tier}: ${error}`);
+        // The chain or the database failed: the wave stays due, and goes again next block.
+        const reason = cause instanceof Error ? cause.message : String(cause);
+        this.log(`auto-sell ${firing.ruleId} tier ${firing.tier}: ${reason}`);
+        await this.repo.waveDone(firing, {
+          wavesSent: firing.wavesSent,
+          nextBlock: head + 1n,
+          transactions,
+          state: "selling",
+          error: `block ${head}: ${reason}; trying again next block`,
+        });
+        return;
       }
+      const txs = outcomes.flatMap((o) => o.transactions);
+      transactions = [
+        ...new Set([...transactions, ...txs.flatMap((t) => (t.hash ? [t.hash] : []))]),
+      ];
+      const failed = txs.filter((t) => t.status === "failed");
+      if (failed.length > 0)
+        error = failed
+          .slice(0, 3)
+          .map((t) => t.error)
+          .join("; ")
+          .concat(failed.length > 3 ? ` (and ${failed.length - 3} more)` : "");
     }
     const jitter = firing.execution.jitter ? BigInt(Math.floor(this.random() * 3)) : 0n;
     await this.repo.waveDone(firing, {
