@@ -61,6 +61,11 @@ export const sellersOf = (action: AutosellAction, bundle: PnlBundle): string[] =
   return action.includeDeveloper && bundle.deployer ? [...wallets, bundle.deployer] : wallets;
 };
 
+/** A sale refused because its wallet has another transaction in flight (WalletTxs.busyError). */
+const busy = (error: string | null) =>
+  error !== null &&
+  /has a transaction (in a bundle not settled yet|in flight)|changed meanwhile/.test(error);
+
 /** How many wallets a wave sells: `spreadBlocks` waves at most `maxWalletsPerBlock` each. */
 const waveSize = (firing: Pick<SellingFiring, "wallets" | "execution">) =>
   Math.max(
@@ -228,6 +233,22 @@ export class AutosellEngine implements AutosellPreview {
       transactions = [
         ...new Set([...transactions, ...txs.flatMap((t) => (t.hash ? [t.hash] : []))]),
       ];
+      // A wallet another sale holds (another rule's wave of the same block, a sale of the
+      // user's) got nothing recorded: the wave goes again next block under the same key, which
+      // answers the wallets that did sell and sells the rest once theirs has landed.
+      const held = outcomes.filter(
+        (o) => o.transactions.every((t) => !t.hash) && o.transactions.some((t) => busy(t.error)),
+      );
+      if (held.length > 0) {
+        await this.repo.waveDone(firing, {
+          wavesSent: firing.wavesSent,
+          nextBlock: head + 1n,
+          transactions,
+          state: "selling",
+          error: `block ${head}: ${held.length} of ${wallets.length} wallets had another sale in flight; trying again next block`,
+        });
+        return;
+      }
       const failed = txs.filter((t) => t.status === "failed");
       if (failed.length > 0)
         error = failed
