@@ -23,6 +23,7 @@ const SPAN: Record<(typeof KINDS)[number], number> = {
   sell: 3000,
   bump: 6000,
   "claim payout": 4000,
+  "auto-sell firing": 4000,
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,6 +56,8 @@ const trialsOn = async (
   let repeated = 0;
   let unfinished = 0;
   let missing = 0;
+  let doubleSales = 0;
+  let missedFirings = 0;
   log(`${name}:`);
   try {
     await server.start();
@@ -107,9 +110,11 @@ const trialsOn = async (
       if (ledger.unaccounted !== 0n) trialsUnaccounted += 1;
       doubleCredits += found.doubleCredits;
       missing += found.missing;
+      doubleSales += found.doubleSales ?? 0;
+      missedFirings += found.missedFirings ?? 0;
       repeated += ledger.repeated + found.repeated;
       log(
-        `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? "finished" : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated, ${found.missing} missing`,
+        `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? "finished" : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated, ${found.missing} missing${found.doubleSales === undefined ? "" : `, ${found.doubleSales} double sales, ${found.missedFirings ?? 0} missed firings`}`,
       );
       for (const line of [ledger.detail, ...found.notes].filter(Boolean)) log(`    ${line}`);
     }
@@ -124,6 +129,8 @@ const trialsOn = async (
     zero(`${name}: repeated transfers`, repeated),
     zero(`${name}: planned transfers missing or short`, missing),
     zero(`${name}: unfinished trials`, unfinished),
+    zero(`${name}: auto-sell double sales`, doubleSales),
+    zero(`${name}: auto-sell missed firings`, missedFirings),
   ];
 };
 
@@ -131,13 +138,15 @@ const trialsOn = async (
  * The reduced run (inside `npm test`) leaves out the kinds that have a crash test of their own
  * in the integration project (disperse.crash and bumper.crash kill those at every step kind and
  * at random moments), so each is killed once a run, not twice; the launch stays, since the
- * sell trial sells its tokens. The full run kills every kind.
+ * sell and auto-sell trials sell its tokens. The auto-sell firing stays too (about 8 s): its
+ * crash test kills one ladder at chosen moments, this trial at a seeded one, on every database
+ * the row measures. The full run kills every kind.
  */
 const REDUCED_KINDS = KINDS.filter((kind) => kind !== "dispersal" && kind !== "bump");
 
 export const crashesRow: Row = {
   name: "crashes",
-  what: "SIGKILL the real server at a random moment (seeded delay or failpoint) during a launch, a fee payment, a dispersal, a sell, a bump and a claim payout; restart; let the work finish",
+  what: "SIGKILL the real server at a random moment (seeded delay or failpoint) during a launch, a fee payment, a dispersal, a sell, a bump, a claim payout and an auto-sell firing; restart; let the work finish",
   async run(context) {
     // CRASHES_KINDS="claim payout,dispersal" runs only those kinds (a sell or bump needs a
     // launch), CRASHES_TRIALS=n that many trials (on each database).

@@ -2,6 +2,7 @@ import { type Address, erc20Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { crashServer } from "../../apps/server/src/test/crash-server.ts";
 import { draftInput } from "../../apps/server/src/test/drafts-api.ts";
+import { prepareAutosell } from "./autosell-work.ts";
 import type { Ledger } from "./ledger.ts";
 
 /** What a trial's own checks found beyond the ledger. */
@@ -12,11 +13,22 @@ export interface Findings {
   repeated: number;
   /** Planned legs that never arrived, or arrived short. */
   missing: number;
+  /** Auto-sell: a wallet's sales (or a rule's firings) beyond the one the rule asked for. */
+  doubleSales?: number;
+  /** Auto-sell: a rule whose trigger was met that never fired, or whose firing sold nothing. */
+  missedFirings?: number;
   notes: string[];
 }
 
 export type Server = ReturnType<typeof crashServer>;
-export type Kind = "launch" | "fee payment" | "dispersal" | "sell" | "bump" | "claim payout";
+export type Kind =
+  | "launch"
+  | "fee payment"
+  | "dispersal"
+  | "sell"
+  | "bump"
+  | "claim payout"
+  | "auto-sell firing";
 export const KINDS: readonly Kind[] = [
   "launch",
   "fee payment",
@@ -24,6 +36,7 @@ export const KINDS: readonly Kind[] = [
   "sell",
   "bump",
   "claim payout",
+  "auto-sell firing",
 ];
 
 export const FEE = parseEther("0.01");
@@ -51,7 +64,10 @@ export interface Work {
 const fresh = () => privateKeyToAccount(generatePrivateKey()).address;
 const ok: Findings = { doubleCredits: 0, repeated: 0, missing: 0, notes: [] };
 
-/** What the trials of a run share: a token launched by a launch trial, whose wallets sell. */
+/**
+ * What the trials of a run share: a token launched by a launch trial, whose wallets sell (one
+ * by the sell trial, one by the auto-sell trial).
+ */
 export interface Shared {
   token?: Address;
   holders?: Address[];
@@ -272,6 +288,8 @@ export const prepare = async (
         },
       };
     }
+    case "auto-sell firing":
+      return prepareAutosell(server, shared, treasury);
     case "claim payout": {
       // One code per user: the first claim trial creates it, each trial buys one more key with it.
       shared.referrals += 1;
