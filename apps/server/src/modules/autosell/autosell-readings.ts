@@ -19,6 +19,14 @@ const COSTS = new Set<PnlKind>(PNL_COST_KINDS);
 
 export type Needs = ReturnType<typeof needsOf>;
 
+/** A token's outside flows as this process keeps them, and how far it and the database read. */
+interface FlowCache {
+  scannedTo: bigint;
+  /** The cursor the database holds (at most `scannedTo`). */
+  persisted: bigint;
+  flows: Array<[bigint, bigint]>;
+}
+
 /**
  * Every input the armed rules of many tokens read at one block, in a fixed number of requests
  * whatever the number of rules: the head block, one multicall per 500 tokens (price, funds,
@@ -47,7 +55,21 @@ export class AutosellReader {
     chain.reads.observe(head.number);
     const want = (pick: (n: Needs) => boolean) => tokens.filter((t) => pick(needs.get(t) as Needs));
     const [infos, bnbUsd, sums, worths, outside] = await Promise.all([
-      this.infos(helper, tokens),
+      this.infos(helper, tokens).then(async (infos) => {
+        // The app creates tokens that start trading at once (launchTime 0): the launch's block
+        // time then, read once per token.
+        await Promise.all(
+          want((n) => n.time).map(async (token) => {
+            const info = infos.get(token);
+            if (info && info.launchTime === 0n)
+              infos.set(token, {
+                ...info,
+                launchTime: await this.launchTimeOf(token, bundles.get(token) as PnlBundle),
+              });
+          }),
+        );
+        return infos;
+      }),
       this.prices
         .bnbUsd()
         .then((p) => p.price)
@@ -119,6 +141,19 @@ export class AutosellReader {
     return { block: head.number, readings };
   }
 
+  /** Launch blocks' times by token: they never change. */
+  private readonly launchTimes = new Map<string, bigint>();
+  /** Each token's outside flows and how far its events were read, by this process. */
+  private readonly flowCache = new Map<string, FlowCache>();
+
+  private async launchTimeOf(token: string, bundle: PnlBundle): Promise<bigint> {
+    const known = this.launchTimes.get(token);
+    if (known !== undefined) return known;
+    const block = await this.chain.client.getBlock({ blockNumber: bundle.launchBlock });
+    this.launchTimes.set(token, block.timestamp);
+    return block.timestamp;
+  }
+
   private async infos(helper: Address, tokens: string[]) {
     const found = new Map<string, NonNullable<Awaited<ReturnType<typeof getTokenInfos>>[number]>>();
     const chunks = [];
@@ -141,9 +176,11 @@ export class AutosellReader {
 
   /**
    * Outside trading of `tokens` up to `head`: reads the launchpad's TokenPurchase / TokenSale
-   * events since the earliest token's last scan (a new one from its launch) in one request,
-   * appends each block's net BNB bought by wallets that are not the bundle's, and answers every
-   * flow kept for them.
+   * events since the earliest token's last scan (a new one from its launch) in one request, and
+   * keeps each block's net BNB bought by wallets that are not the bundle's. Flows are appended
+   * to the database before this process's cursor moves past them and kept here between passes;
+   * the database's cursor is written with new flows (or every 1,000 blocks), so another process,
+   * or this one after a restart, reads again at most what it had not kept (the same rows).
    */
   private async outside(
     bundles: ReadonlyMap<string, PnlBundle>,
@@ -151,9 +188,23 @@ export class AutosellReader {
     head: bigint,
   ): Promise<Map<string, Array<[bigint, bigint]>>> {
     if (tokens.length === 0) return new Map();
-    const scanned = await this.repo.scans(tokens);
-    const fromOf = (token: string) =>
-      (scanned.get(token) ?? (bundles.get(token) as PnlBundle).launchBlock - 1n) + 1n;
+    const unknown = tokens.filter((t) => !this.flowCache.has(t));
+    if (unknown.length > 0) {
+      const [scanned, flows] = await Promise.all([
+        this.repo.scans(unknown),
+        this.repo.flows(unknown),
+      ]);
+      for (const token of unknown) {
+        const scannedTo = scanned.get(token) ?? (bundles.get(token) as PnlBundle).launchBlock - 1n;
+        this.flowCache.set(token, {
+          scannedTo,
+          persisted: scannedTo,
+          flows: flows.get(token) ?? [],
+        });
+      }
+    }
+    const cached = (token: string) => this.flowCache.get(token) as FlowCache;
+    const fromOf = (token: string) => cached(token).scannedTo + 1n;
     const from = tokens.map(fromOf).reduce(lowerOf, head + 1n);
     if (from <= head) {
       const logs = await this.chain.client.getLogs({
@@ -187,8 +238,17 @@ export class AutosellReader {
         entry.netWei += event.eventName === "TokenPurchase" ? cost + fee : fee - cost;
         net.set(key, entry);
       }
-      await this.repo.recordFlows([...net.values()], tokens, head);
+      const found = [...net.values()];
+      const stale = tokens.filter((t) => head - cached(t).persisted >= 1_000n);
+      const moved = found.length > 0 ? tokens : stale;
+      if (moved.length > 0) await this.repo.recordFlows(found, moved, head);
+      for (const token of moved) cached(token).persisted = head;
+      for (const token of tokens) {
+        const entry = cached(token);
+        for (const f of found) if (f.token === token) entry.flows.push([f.block, f.netWei]);
+        entry.scannedTo = head;
+      }
     }
-    return this.repo.flows(tokens);
+    return new Map(tokens.map((t) => [t, cached(t).flows]));
   }
 }

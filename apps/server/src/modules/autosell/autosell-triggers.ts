@@ -210,6 +210,7 @@ export const needsOf = (triggers: readonly AutosellTrigger[]) => {
       types.has("stopLoss") ||
       types.has("trailing"),
     outside: types.has("outsideBuys"),
+    time: types.has("time"),
     windows,
   };
 };

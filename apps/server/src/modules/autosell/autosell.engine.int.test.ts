@@ -236,4 +236,15 @@ describe("the auto-sell pass", () => {
     await blocksOf(firing.transactions);
     expect(await holdings(bundle)).toEqual([0n, 0n]);
   });
+
+  it("counts a timed exit's minutes from the launch's block, not from 1970", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "time", afterMinutes: 60 }] },
+      action: { percent: 100 },
+    });
+    const read = await readAt(bundle.token, rule.id, await client().getBlockNumber());
+    expect(read.state).toBe("armed");
+    expect(read.reading?.conditions[0]?.text).toMatch(/: (59|60) min left$/);
+  });
 });

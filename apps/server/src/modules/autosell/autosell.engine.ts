@@ -30,6 +30,10 @@ import {
 
 const WHOLE = 10n ** 18n;
 
+/** What a reading says, whatever its block and however its JSON was stored. */
+const wordsOf = (reading: AutosellReading) =>
+  reading.conditions.map((c) => `${c.tier ?? ""}|${c.met}|${c.text}`).join("\n");
+
 /** A rule's triggers: its own, or its ladder's tiers'. */
 const triggersOf = (rule: { trigger: AutosellTrigger | null; action: AutosellAction }) =>
   "tiers" in rule.action
@@ -124,12 +128,19 @@ export class AutosellEngine implements AutosellPreview {
       };
       const { next, conditions, met } = this.judge(rule, reading, memory);
       const read = readingOf(block, conditions);
-      updates.push({
-        id: rule.id,
-        reading: read,
-        peakWei: memory.peakWei,
-        armedBlock: memory.armedBlock,
-      });
+      // A reading that says what the last one said is not written again: its block is when the
+      // input last changed (a quiet chain writes nothing each block).
+      if (
+        rule.armedBlock === null ||
+        memory.peakWei !== rule.peakWei ||
+        wordsOf(read) !== (rule.reading ? wordsOf(rule.reading) : null)
+      )
+        updates.push({
+          id: rule.id,
+          reading: read,
+          peakWei: memory.peakWei,
+          armedBlock: memory.armedBlock,
+        });
       if (met && next !== null) decided.push({ rule, bundle, tier: next, reading: read });
     }
     await this.repo.saveReadings(updates);
@@ -327,6 +338,7 @@ export class AutosellEngine implements AutosellPreview {
       peakWei: null,
       armedBlock: null,
       firedTiers: [],
+      reading: null,
     };
     const { block, readings } = await this.reader.read(
       bundles,
@@ -361,7 +373,13 @@ export class AutosellEngine implements AutosellPreview {
   async marketCapNow(token: Address): Promise<{ wei: bigint; usd: number | null }> {
     const lower = token.toLowerCase();
     const bundles = await this.pnl.bundles([lower]);
-    const none: Needs = { exit: false, ledger: false, outside: false, windows: new Set() };
+    const none: Needs = {
+      exit: false,
+      ledger: false,
+      outside: false,
+      time: false,
+      windows: new Set(),
+    };
     const { readings } = await this.reader.read(bundles, new Map([[lower, none]]));
     const reading = readings.get(lower);
     if (!reading) return { wei: 0n, usd: null };
