@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { buyToken, getTokenInfo } from "@bundler/chain";
+import { getTokenInfo, prepareBuy } from "@bundler/chain";
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
@@ -10,6 +10,7 @@ import {
   http,
   parseEther,
   parseEventLogs,
+  TransactionReceiptNotFoundError,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Server, Shared, Work } from "./work.ts";
@@ -78,9 +79,35 @@ export const prepareAutosell = async (
     failpoints: ["autosell.decided", "autosell.wave", "tx.recorded"],
     // Sent again after a kill that cut it off: a buy that landed is not bought again.
     start: async () => {
-      if ((await capNow()) < target)
-        await buyToken(client(), { account: buyer, ...contracts, token, funds: parseEther("0.5") });
-      return { status: 200 };
+      if ((await capNow()) >= target) return { status: 200 };
+      const prepared = await prepareBuy(client(), {
+        account: buyer,
+        ...contracts,
+        token,
+        funds: parseEther("0.5"),
+      });
+      const hash = await client().sendRawTransaction({
+        serializedTransaction: await buyer.signTransaction({
+          type: "legacy",
+          chainId: prepared.chainId,
+          nonce: prepared.nonce,
+          gas: prepared.gas,
+          gasPrice: prepared.gasPrice,
+          ...prepared.request,
+        }),
+      });
+      // The server may die at the firing this buy causes, its chain with it, before the
+      // receipt is read: a chain that stops answering cut the request off.
+      for (;;) {
+        const receipt = await client()
+          .getTransactionReceipt({ hash })
+          .catch((error: Error) =>
+            error instanceof TransactionReceiptNotFoundError ? null : false,
+          );
+        if (receipt === false) return { status: 0 };
+        if (receipt) return { status: receipt.status === "success" ? 200 : 500 };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
     finished: async () => {
       const firing = (await ruleOf()).firings[0];
