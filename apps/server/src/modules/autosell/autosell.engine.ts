@@ -65,11 +65,6 @@ export const sellersOf = (action: AutosellAction, bundle: PnlBundle): string[] =
   return action.includeDeveloper && bundle.deployer ? [...wallets, bundle.deployer] : wallets;
 };
 
-/** A sale refused because its wallet has another transaction in flight (WalletTxs.busyError). */
-const busy = (error: string | null) =>
-  error !== null &&
-  /has a transaction (in a bundle not settled yet|in flight)|changed meanwhile/.test(error);
-
 /** How many wallets a wave sells: `spreadBlocks` waves at most `maxWalletsPerBlock` each. */
 const waveSize = (firing: Pick<SellingFiring, "wallets" | "execution">) =>
   Math.max(
@@ -247,9 +242,7 @@ export class AutosellEngine implements AutosellPreview {
       // A wallet another sale holds (another rule's wave of the same block, a sale of the
       // user's) got nothing recorded: the wave goes again next block under the same key, which
       // answers the wallets that did sell and sells the rest once theirs has landed.
-      const held = outcomes.filter(
-        (o) => o.transactions.every((t) => !t.hash) && o.transactions.some((t) => busy(t.error)),
-      );
+      const held = outcomes.filter((o) => o.held);
       if (held.length > 0) {
         await this.repo.waveDone(firing, {
           wavesSent: firing.wavesSent,

@@ -7,7 +7,9 @@ import { autosellDue } from "./autosell-pass.repository.ts";
  * block, firings recorded before any sale, and due waves sent (see AutosellEngine). The queue is
  * stately: one pass at a time across every process; a firing is recorded once whichever runs it.
  */
-export const AUTOSELL_PASS: QueueSpec = perBlockQueue("autosell-pass");
+// A pass takes well under a second: a process killed mid-pass holds the queue until its job
+// expires, so the expiry is short (the default 30 s would stall every rule that long).
+export const AUTOSELL_PASS: QueueSpec = perBlockQueue("autosell-pass", 10);
 
 export const workAutosellJobs = async (jobs: JobEngine, engine: AutosellEngine): Promise<void> => {
   await jobs.onEachBlock(AUTOSELL_PASS, () => engine.pass(), autosellDue);

@@ -16,6 +16,8 @@ export interface SellOutcome {
   /** The approval (when one went first) and the sale; or one failed entry. */
   transactions: SellTransaction[];
   sold: bigint;
+  /** Another transaction of the wallet was in flight: nothing was recorded for it. */
+  held?: true;
 }
 
 /** What a caller asks: how much each wallet sells, how far under its price, and how it goes. */
@@ -225,7 +227,10 @@ export class BundleSells {
       busy = sent.busy;
     }
     for (const [wallet, row] of busy)
-      outcomes.set(wallet, failed(wallet, WalletTxs.busyError(wallet, row), route));
+      outcomes.set(wallet, {
+        ...failed(wallet, WalletTxs.busyError(wallet, row), route),
+        held: true,
+      });
     for (const { sell } of ready) {
       const sale = rows.get(keyOf(sell.address, "sell"));
       const reason = refused.get(sell.address);
