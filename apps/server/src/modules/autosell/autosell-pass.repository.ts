@@ -18,8 +18,8 @@ export interface ArmedRule {
   peakWei: bigint | null;
   armedBlock: bigint | null;
   firedTiers: number[];
-  /** The last reading written (null before the first). */
-  reading: AutosellReading | null;
+  /** The signature of the last reading written (what it said; null before the first). */
+  readingSig: string | null;
 }
 
 /** A firing whose sales are not all sent: the next wave goes at `nextBlock` or later. */
@@ -60,8 +60,8 @@ export class AutosellPassRepository {
 
   async armed(): Promise<ArmedRule[]> {
     const { rows } = await this.db.execute(sql`
-      select r.id, r.owner_id, r.token, r.trigger, r.action, r.execution, r.reading,
-          r.peak_wei::text as peak,
+      select r.id, r.owner_id, r.token, r.trigger, r.action, r.execution,
+          r.reading->>'sig' as sig, r.peak_wei::text as peak,
           r.armed_block::text as armed_block,
           coalesce(array_agg(f.tier) filter (where f.tier is not null), '{}') as fired
         from autosell_rules r left join autosell_firings f on f.rule_id = r.id
@@ -77,7 +77,7 @@ export class AutosellPassRepository {
       peakWei: r.peak === null ? null : BigInt(String(r.peak)),
       armedBlock: r.armed_block === null ? null : BigInt(String(r.armed_block)),
       firedTiers: (r.fired as Array<number | string>).map(Number),
-      reading: (r.reading ?? null) as AutosellReading | null,
+      readingSig: (r.sig ?? null) as string | null,
     }));
   }
 
@@ -88,7 +88,8 @@ export class AutosellPassRepository {
   async saveReadings(
     updates: ReadonlyArray<{
       id: string;
-      reading: AutosellReading;
+      /** The reading, with the signature the next pass compares its own with. */
+      reading: AutosellReading & { sig: string };
       peakWei: bigint | null;
       armedBlock: bigint;
     }>,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { prepareSells } from "@bundler/chain";
 import {
   type AutosellAction,
@@ -30,9 +31,12 @@ import {
 
 const WHOLE = 10n ** 18n;
 
-/** What a reading says, whatever its block and however its JSON was stored. */
-const wordsOf = (reading: AutosellReading) =>
-  reading.conditions.map((c) => `${c.tier ?? ""}|${c.met}|${c.text}`).join("\n");
+/** What a reading says, whatever its block: a short hash of its conditions' words. */
+const signatureOf = (reading: AutosellReading) =>
+  createHash("sha256")
+    .update(reading.conditions.map((c) => `${c.tier ?? ""}|${c.met}|${c.text}`).join("\n"))
+    .digest("base64url")
+    .slice(0, 22);
 
 /** A rule's triggers: its own, or its ladder's tiers'. */
 const triggersOf = (rule: { trigger: AutosellTrigger | null; action: AutosellAction }) =>
@@ -125,14 +129,11 @@ export class AutosellEngine implements AutosellPreview {
       const read = readingOf(block, conditions);
       // A reading that says what the last one said is not written again: its block is when the
       // input last changed (a quiet chain writes nothing each block).
-      if (
-        rule.armedBlock === null ||
-        memory.peakWei !== rule.peakWei ||
-        wordsOf(read) !== (rule.reading ? wordsOf(rule.reading) : null)
-      )
+      const sig = signatureOf(read);
+      if (rule.armedBlock === null || memory.peakWei !== rule.peakWei || sig !== rule.readingSig)
         updates.push({
           id: rule.id,
-          reading: read,
+          reading: { ...read, sig },
           peakWei: memory.peakWei,
           armedBlock: memory.armedBlock,
         });
@@ -331,7 +332,7 @@ export class AutosellEngine implements AutosellPreview {
       peakWei: null,
       armedBlock: null,
       firedTiers: [],
-      reading: null,
+      readingSig: null,
     };
     const { block, readings } = await this.reader.read(
       bundles,

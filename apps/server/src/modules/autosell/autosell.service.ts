@@ -25,6 +25,13 @@ import type { AutosellPreview, DryRun } from "./autosell-preview.ts";
 export const ruleNotFound = () => new NotFoundError("Rule not found");
 
 /** A rule's answer: the stored row in the contract's shape (autosellRuleSchema). */
+/** A stored reading as answered: its block and conditions (not the pass's own signature). */
+const readingOf = (stored: unknown): AutosellReading | null => {
+  if (!stored) return null;
+  const { block, conditions } = stored as AutosellReading;
+  return { block, conditions };
+};
+
 export const ruleOf = (row: RuleWithFirings): AutosellRule => ({
   id: row.id,
   address: getAddress(row.token),
@@ -32,12 +39,12 @@ export const ruleOf = (row: RuleWithFirings): AutosellRule => ({
   trigger: row.trigger as AutosellTrigger | null,
   action: row.action as AutosellAction,
   execution: row.execution as AutosellExecution,
-  reading: row.reading as AutosellReading | null,
+  reading: readingOf(row.reading),
   firings: row.firings.map(
     (f): AutosellFiring => ({
       tier: f.tier,
       block: f.blockNumber.toString(),
-      reading: f.reading as AutosellReading,
+      reading: readingOf(f.reading) as AutosellReading,
       state: f.state,
       transactions: f.transactions,
       error: f.error,
