@@ -676,5 +676,5 @@ export const rateLimits = pgTable("rate_limits", {
   resetsAt: timestamp("resets_at", { withTimezone: true }).notNull(),
 });
 
-export * from "./schema-pnl.ts";
 export * from "./schema-autosell.ts";
+export * from "./schema-pnl.ts";
