@@ -13,6 +13,7 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { sendPreparedBuy } from "../../apps/server/src/test/bundles.ts";
 import type { Server, Shared, Work } from "./work.ts";
 
 interface Contracts {
@@ -86,16 +87,7 @@ export const prepareAutosell = async (
         token,
         funds: parseEther("0.5"),
       });
-      const hash = await client().sendRawTransaction({
-        serializedTransaction: await buyer.signTransaction({
-          type: "legacy",
-          chainId: prepared.chainId,
-          nonce: prepared.nonce,
-          gas: prepared.gas,
-          gasPrice: prepared.gasPrice,
-          ...prepared.request,
-        }),
-      });
+      const hash = await sendPreparedBuy(client(), buyer, prepared);
       // The server may die at the firing this buy causes, its chain with it, before the
       // receipt is read: a chain that stops answering cut the request off.
       for (;;) {

@@ -1,7 +1,14 @@
 import { launchToken, prepareBuy, rpcBatch } from "@bundler/chain";
 import type { TokenInfo } from "@bundler/shared";
 import { eq, sql } from "drizzle-orm";
-import { type Address, erc20Abi, type Hex, type LocalAccount, parseEther } from "viem";
+import {
+  type Address,
+  erc20Abi,
+  type Hex,
+  type LocalAccount,
+  type PublicClient,
+  parseEther,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { drafts, launches } from "../db/schema.ts";
 import { createArgsFor } from "../modules/launch/create-args.ts";
@@ -128,15 +135,27 @@ export const graduate = async (testChain: TestChain, token: Address): Promise<vo
     token,
     funds,
   });
-  const raw = await whale.signTransaction({
-    type: "legacy",
-    chainId: prepared.chainId,
-    nonce: prepared.nonce,
-    gas: prepared.gas,
-    gasPrice: prepared.gasPrice,
-    ...prepared.request,
-  });
-  const hash = await chain.client.sendRawTransaction({ serializedTransaction: raw as Hex });
+  const hash = await sendPreparedBuy(chain.client, whale, prepared);
   const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 200 });
   if (receipt.status !== "success") throw new Error("the graduating buy reverted");
 };
+
+/**
+ * Signs a prepared buy (legacy, at its nonce) and sends it: its hash, without waiting for the
+ * receipt (a test whose server may take the chain down with it reads the receipt itself).
+ */
+export const sendPreparedBuy = async (
+  client: Pick<PublicClient, "sendRawTransaction">,
+  account: LocalAccount,
+  prepared: Awaited<ReturnType<typeof prepareBuy>>,
+): Promise<Hex> =>
+  client.sendRawTransaction({
+    serializedTransaction: await account.signTransaction({
+      type: "legacy",
+      chainId: prepared.chainId,
+      nonce: prepared.nonce,
+      gas: prepared.gas,
+      gasPrice: prepared.gasPrice,
+      ...prepared.request,
+    }),
+  });

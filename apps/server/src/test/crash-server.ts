@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { getFreePort } from "@bundler/chain";
+import type { Draft } from "@bundler/shared";
 import { type Address, createWalletClient, http, keccak256, parseEther } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { anvilAt } from "./anvil-at.ts";
 import { createPostgresDatabase } from "./database.ts";
+import { draftInput } from "./drafts-api.ts";
 import { ServerProcess } from "./server-process.ts";
 import { fromServerTemplate } from "./server-template.ts";
 
@@ -154,4 +156,29 @@ export const crashServer = (
       await database?.drop();
     },
   };
+};
+
+/**
+ * A token launched through the crashed server itself, as a user does: a draft of `wallets`
+ * wallets, its launch fee `fee` paid, its deployer and wallets funded (1 and 0.2 BNB), executed
+ * and waited for. Answers the token and what the draft was saved with (keys included).
+ */
+export const launchThrough = async (
+  crashed: ReturnType<typeof crashServer>,
+  wallets: number,
+  fee: bigint,
+): Promise<{ token: Address; input: ReturnType<typeof draftInput> }> => {
+  const { api, pay, waitFor, setBalance } = crashed;
+  const input = draftInput(wallets);
+  const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
+  const address = (await api("POST", `/api/draft/${id}/payment`)).body.paymentAddress as string;
+  await pay(address, fee);
+  const draftOf = async () => (await api("GET", `/api/draft/${id}`)).body.draft as Draft;
+  await waitFor(async () => (await draftOf()).status === "paid", "the fee to be credited");
+  await setBalance(input.deployerWallet.address, parseEther("1"));
+  for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));
+  const executed = await api("POST", `/api/draft/${id}/execute`);
+  if (executed.status !== 200) throw new Error(`execute: ${JSON.stringify(executed.body)}`);
+  await waitFor(async () => (await draftOf()).status === "executed", "the launch");
+  return { token: (await draftOf()).launch?.tokenAddress as Address, input };
 };

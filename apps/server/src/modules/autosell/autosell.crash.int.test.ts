@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getTokenInfo, prepareBuy } from "@bundler/chain";
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import type { AutosellFiring, AutosellRule, Draft } from "@bundler/shared";
+import type { AutosellFiring, AutosellRule } from "@bundler/shared";
 import {
   type Address,
   createPublicClient,
@@ -16,8 +16,8 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crashServer } from "../../test/crash-server.ts";
-import { draftInput } from "../../test/drafts-api.ts";
+import { sendPreparedBuy } from "../../test/bundles.ts";
+import { crashServer, launchThrough } from "../../test/crash-server.ts";
 
 /**
  * The real server, killed (SIGKILL, at failpoints and at a moment of the test's choosing)
@@ -33,7 +33,7 @@ const crashed = crashServer(
   { LAUNCH_FEE_BNB: "0.01" },
   { postgres: process.env.DATABASE_URL },
 );
-const { api, waitFor, pay, setBalance, start } = crashed;
+const { api, waitFor, setBalance, start } = crashed;
 const server = {
   stop: () => crashed.process.stop(),
   exited: () => crashed.process.exited(),
@@ -49,17 +49,9 @@ let contracts: { launchpad: Address; helper: Address; router: Address; weth: Add
 
 beforeAll(async () => {
   await start();
-  const input = draftInput(2);
-  const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
-  const address = (await api("POST", `/api/draft/${id}/payment`)).body.paymentAddress as string;
-  await pay(address, FEE);
-  const draftOf = async () => (await api("GET", `/api/draft/${id}`)).body.draft as Draft;
-  await waitFor(async () => (await draftOf()).status === "paid", "the fee to be credited");
-  await setBalance(input.deployerWallet.address, parseEther("1"));
-  for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));
-  expect((await api("POST", `/api/draft/${id}/execute`)).status).toBe(200);
-  await waitFor(async () => (await draftOf()).status === "executed", "the launch");
-  token = (await draftOf()).launch?.tokenAddress as Address;
+  const launched = await launchThrough(crashed, 2, FEE);
+  token = launched.token;
+  const { input } = launched;
   holders = input.walletConfig.wallets.map((w) => w.address as Address);
   launchBlock = await client().getBlockNumber();
   contracts = JSON.parse(
@@ -81,15 +73,7 @@ const outsider = privateKeyToAccount(generatePrivateKey());
  */
 const buy = async (funds: bigint): Promise<boolean> => {
   const prepared = await prepareBuy(client(), { account: outsider, ...contracts, token, funds });
-  const raw = await outsider.signTransaction({
-    type: "legacy",
-    chainId: prepared.chainId,
-    nonce: prepared.nonce,
-    gas: prepared.gas,
-    gasPrice: prepared.gasPrice,
-    ...prepared.request,
-  });
-  const hash = await client().sendRawTransaction({ serializedTransaction: raw });
+  const hash = await sendPreparedBuy(client(), outsider, prepared);
   for (;;) {
     const receipt = await client()
       .getTransactionReceipt({ hash })

@@ -1,8 +1,7 @@
-import type { Bump, Bumper, BumperWallet, Draft } from "@bundler/shared";
+import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
 import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crashServer } from "../../test/crash-server.ts";
-import { draftInput } from "../../test/drafts-api.ts";
+import { crashServer, launchThrough } from "../../test/crash-server.ts";
 
 /**
  * The real server, its bumper minute shortened to a second, killed (SIGKILL, at failpoints) in
@@ -18,7 +17,7 @@ const crashed = crashServer(
     postgres: process.env.DATABASE_URL,
   },
 );
-const { api, waitFor, pay, client, setBalance, start } = crashed;
+const { api, waitFor, client, setBalance, start } = crashed;
 const server = {
   stop: () => crashed.process.stop(),
   exited: () => crashed.process.exited(),
@@ -29,17 +28,8 @@ let token: Address;
 
 beforeAll(async () => {
   await start();
-  const input = draftInput(1);
-  const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
-  const address = (await api("POST", `/api/draft/${id}/payment`)).body.paymentAddress as string;
-  await pay(address, FEE);
-  const draftOf = async () => (await api("GET", `/api/draft/${id}`)).body.draft as Draft;
-  await waitFor(async () => (await draftOf()).status === "paid", "the fee to be credited");
-  await setBalance(input.deployerWallet.address, parseEther("1"));
-  for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));
-  expect((await api("POST", `/api/draft/${id}/execute`)).status).toBe(200);
-  await waitFor(async () => (await draftOf()).status === "executed", "the launch");
-  token = (await draftOf()).launch?.tokenAddress as Address;
+  const launched = await launchThrough(crashed, 1, FEE);
+  token = launched.token;
 }, 240_000);
 
 afterAll(() => crashed.remove());
