@@ -4,10 +4,12 @@ import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 
 /**
- * Tables whose rows move without any request: the block watcher's position. Every other table
+ * Tables whose rows move without any request of a user's making: the block watcher's position,
+ * the rate limits' counters (Postgres counts every request there, a refused one too) and what
+ * the auto-sell pass reads off the chain (outside flows and how far it read). Every other table
  * of the schema holds what users (or admins) did.
  */
-const MACHINERY = new Set(["chain_cursors"]);
+const MACHINERY = new Set(["chain_cursors", "rate_limits", "autosell_flows", "autosell_scans"]);
 
 /** Every table of the drizzle schema that holds user data: a new table is counted unasked. */
 export const userDataTables = (): string[] =>
