@@ -76,6 +76,16 @@ export function renderBundlePage(
 }
 
 /**
+ * What a file rendering the bundle's page with its charts runs first: the ResizeObserver stub,
+ * and the lazily loaded charts imported (loading a module never finishes while time is fake).
+ */
+export async function loadCharts() {
+  stubResizeObserver();
+  await import("./supply-chart.tsx");
+  await import("./pnl-chart.tsx");
+}
+
+/**
  * recharts measures its container; jsdom has neither ResizeObserver nor layout. The chart's
  * container is 640 x 256; nothing else (the legend) is ever reported, as jsdom could not say.
  */

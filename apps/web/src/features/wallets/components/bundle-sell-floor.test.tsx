@@ -5,20 +5,15 @@ import { advance, settle } from "../../../testing/render.tsx";
 import { sellTx, txHash, walletAddress } from "../../../testing/wallets-handlers.ts";
 import {
   progressDialog as dialog,
+  loadCharts,
   loadPage,
   panel,
   postHandler,
   press,
   statusServer,
-  stubResizeObserver,
 } from "./bundle-detail-test-utils.tsx";
 
-beforeAll(async () => {
-  stubResizeObserver();
-  // The charts are lazily loaded; loading a module never finishes while time is fake.
-  await import("./supply-chart.tsx");
-  await import("./pnl-chart.tsx");
-});
+beforeAll(loadCharts);
 beforeEach(() => {
   vi.useFakeTimers();
 });

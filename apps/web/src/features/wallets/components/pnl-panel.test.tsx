@@ -7,21 +7,16 @@ import { bundleFixture, sellTx, txHash, walletAddress } from "../../../testing/w
 import {
   failure,
   KEY,
+  loadCharts,
   loadPage,
   panel,
   postHandler,
   press,
   renderBundlePage,
   statusServer,
-  stubResizeObserver,
 } from "./bundle-detail-test-utils.tsx";
 
-beforeAll(async () => {
-  stubResizeObserver();
-  // The charts are lazily loaded; loading a module never finishes while time is fake.
-  await import("./supply-chart.tsx");
-  await import("./pnl-chart.tsx");
-});
+beforeAll(loadCharts);
 
 // The download's spies go with their test: files that run after this one share its globals.
 afterEach(() => {

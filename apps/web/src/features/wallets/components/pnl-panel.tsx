@@ -1,9 +1,8 @@
 import { lazy, Suspense } from "react";
 import { Button } from "../../../components/ui/button.tsx";
-import { LoadProblem } from "../../../components/ui/load-problem.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { Spinner } from "../../../components/ui/spinner.tsx";
-import { failureText } from "../../../lib/api-error.ts";
 import { useDownloadPnlCsv } from "../api/download-pnl-csv.ts";
 import { useBundlePnl } from "../api/get-bundle-pnl.ts";
 import { useBundlePnlHistory } from "../api/get-bundle-pnl-history.ts";
@@ -58,43 +57,36 @@ export function PnlPanel({
         </Button>
       }
     >
-      {pnl.isPending ? (
-        <p className="flex items-center gap-2 text-dim" role="status">
-          <Spinner /> reading the bundle's ledger...
-        </p>
-      ) : pnl.isError ? (
-        <LoadProblem
-          message={failureText(pnl.error, "Failed to load the bundle's P&L")}
-          onRetry={() => void pnl.refetch()}
-        />
-      ) : (
-        <>
-          <PnlTotals totals={pnl.data.totals} bnbUsd={pnl.data.bnbUsd} />
-          <p className="text-xs text-faint" data-testid="pnl-as-of">
-            As of block {pnl.data.asOfBlock}
-            {pnl.data.bnbUsd !== null && `, at $${pnl.data.bnbUsd.toFixed(2)} per BNB`}.
-          </p>
-          {flagged > 0 && (
-            <p role="alert" className="text-sm text-bad" data-testid="pnl-drift">
-              {flagged === 1 ? "1 wallet's" : `${flagged} wallets'`} balance differs from the ledger
-              by more than 0.1%: a transfer the app did not make.
+      <QueryState
+        query={pnl}
+        loading="reading the bundle's ledger..."
+        failure="Failed to load the bundle's P&L"
+      >
+        {(data) => (
+          <>
+            <PnlTotals totals={data.totals} bnbUsd={data.bnbUsd} />
+            <p className="text-xs text-faint" data-testid="pnl-as-of">
+              As of block {data.asOfBlock}
+              {data.bnbUsd !== null && `, at $${data.bnbUsd.toFixed(2)} per BNB`}.
             </p>
-          )}
-          {points.length === 0 ? (
-            <p className="text-dim">No ledger events yet: the chart fills in as they come.</p>
-          ) : (
-            <Suspense fallback={chartFallback}>
-              <PnlChart points={points} />
-            </Suspense>
-          )}
-          <PnlCostLines lines={pnl.data.lines} bnbUsd={pnl.data.bnbUsd} />
-          <PnlWalletTable
-            wallets={pnl.data.wallets}
-            drift={pnl.data.drift}
-            explorerUrl={explorerUrl}
-          />
-        </>
-      )}
+            {flagged > 0 && (
+              <p role="alert" className="text-sm text-bad" data-testid="pnl-drift">
+                {flagged === 1 ? "1 wallet's" : `${flagged} wallets'`} balance differs from the
+                ledger by more than 0.1%: a transfer the app did not make.
+              </p>
+            )}
+            {points.length === 0 ? (
+              <p className="text-dim">No ledger events yet: the chart fills in as they come.</p>
+            ) : (
+              <Suspense fallback={chartFallback}>
+                <PnlChart points={points} />
+              </Suspense>
+            )}
+            <PnlCostLines lines={data.lines} bnbUsd={data.bnbUsd} />
+            <PnlWalletTable wallets={data.wallets} drift={data.drift} explorerUrl={explorerUrl} />
+          </>
+        )}
+      </QueryState>
     </Section>
   );
 }

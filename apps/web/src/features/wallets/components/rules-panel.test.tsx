@@ -5,18 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { toastTexts } from "../../../testing/render.tsx";
 import { deliverSocketEvent } from "../../../testing/socket-events.ts";
 import { bundleFixture, txHash, walletAddress } from "../../../testing/wallets-handlers.ts";
-import {
-  failure,
-  panel,
-  renderBundlePage,
-  stubResizeObserver,
-} from "./bundle-detail-test-utils.tsx";
+import { failure, loadCharts, panel, renderBundlePage } from "./bundle-detail-test-utils.tsx";
 
-beforeAll(async () => {
-  stubResizeObserver();
-  await import("./supply-chart.tsx");
-  await import("./pnl-chart.tsx");
-});
+beforeAll(loadCharts);
 
 const TOKEN = bundleFixture().address;
 const RULE_ID = "6f1c2d4e-0000-4000-8000-000000000001";

@@ -1,10 +1,8 @@
 import type { AutosellRule } from "@bundler/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { LoadProblem } from "../../../components/ui/load-problem.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 import { Section } from "../../../components/ui/section.tsx";
-import { Spinner } from "../../../components/ui/spinner.tsx";
-import { failureText } from "../../../lib/api-error.ts";
 import { useSocketEvent } from "../../../lib/socket.ts";
 import { bundleBalancesKey } from "../api/get-bundle-balances.ts";
 import { bundlePnlKey } from "../api/get-bundle-pnl.ts";
@@ -45,23 +43,20 @@ export function RulesPanel({
         editing={editing}
         onDoneEditing={() => setEditing(null)}
       />
-      {rules.isPending ? (
-        <p className="flex items-center gap-2 text-dim" role="status">
-          <Spinner /> reading the bundle's rules...
-        </p>
-      ) : rules.isError ? (
-        <LoadProblem
-          message={failureText(rules.error, "Failed to load the bundle's rules.")}
-          onRetry={() => void rules.refetch()}
-        />
-      ) : (
-        <RulesList
-          address={address}
-          rules={rules.data.rules}
-          explorerUrl={explorerUrl}
-          onEdit={setEditing}
-        />
-      )}
+      <QueryState
+        query={rules}
+        loading="reading the bundle's rules..."
+        failure="Failed to load the bundle's rules."
+      >
+        {(data) => (
+          <RulesList
+            address={address}
+            rules={data.rules}
+            explorerUrl={explorerUrl}
+            onEdit={setEditing}
+          />
+        )}
+      </QueryState>
     </Section>
   );
 }
