@@ -245,7 +245,7 @@ export const autosellRuleSchema = z.object({
   trigger: autosellTriggerSchema.nullable(),
   action: autosellActionSchema,
   execution: autosellExecutionSchema,
-  /** The last block's reading (null until the first pass after arming). */
+  /** Each condition's input as the pass reads it every block; `block` is where it last changed (null until the first pass after arming). */
   reading: autosellReadingSchema.nullable(),
   firings: z.array(autosellFiringSchema),
   createdAt: z.string(),

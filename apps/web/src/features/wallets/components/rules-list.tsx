@@ -65,7 +65,9 @@ function RuleCard({
       </div>
       {rule.reading ? (
         <div className="flex flex-col gap-0.5">
-          <p className="text-xs text-faint">At block {rule.reading.block}:</p>
+          <p className="text-xs text-faint">
+            Read at every block; last changed at block {rule.reading.block}:
+          </p>
           <RulesReading reading={rule.reading} testId="rule-reading" />
         </div>
       ) : (
