@@ -43,7 +43,7 @@ import { type LaunchedBundle, launchBundle, setBalances } from "../apps/server/s
 import { startTestChain, type TestChain } from "../apps/server/src/test/chain.ts";
 import { freshPostgres, READ, rulesFor, timeSteps } from "./lib/autosell.ts";
 import { percentile } from "./lib/localChain.ts";
-import { onInterrupt } from "./lib/on-interrupt.ts";
+import { onInterrupt, runBench } from "./lib/on-interrupt.ts";
 
 const FIRINGS = Number(process.env.AUTOSELL_FIRINGS ?? 20);
 const FIRING_BUNDLES = 4;
@@ -348,10 +348,4 @@ const main = async () => {
   if (!metA || !metB) process.exitCode = 1;
 };
 
-main()
-  .then(cleanup)
-  .catch(async (error) => {
-    process.stderr.write(`${(error as Error).stack ?? error}\n`);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, cleanup);

@@ -13,7 +13,7 @@ import { type NewLedgerRow, PnlRepository } from "../apps/server/src/modules/pnl
 import { createTestApp, type TestApp } from "../apps/server/src/test/app.ts";
 import { launchBundle } from "../apps/server/src/test/bundles.ts";
 import { startTestChain, type TestChain } from "../apps/server/src/test/chain.ts";
-import { onInterrupt } from "./lib/on-interrupt.ts";
+import { onInterrupt, runBench } from "./lib/on-interrupt.ts";
 
 const WALLETS = 50;
 const EVENTS_PER_WALLET = 20;
@@ -121,10 +121,4 @@ const main = async () => {
   );
 };
 
-main()
-  .then(cleanup)
-  .catch(async (error) => {
-    process.stderr.write(`${(error as Error).stack ?? error}\n`);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, cleanup);
