@@ -12,6 +12,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import { tokenHoldings } from "../../lib/shared-reads.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
+import { bundleNotFound } from "../bundles/bundles.service.ts";
 import type { PnlBundle, PnlRepository } from "../pnl/pnl.repository.ts";
 import type {
   ArmedRule,
@@ -323,7 +324,7 @@ export class AutosellEngine implements AutosellPreview {
     const lower = token.toLowerCase();
     const bundles = await this.pnl.bundles([lower], ownerId);
     const bundle = bundles.get(lower);
-    if (!bundle) throw new Error("Bundle not found");
+    if (!bundle) throw bundleNotFound();
     const rule: ArmedRule = {
       id: "dry-run",
       ownerId,
