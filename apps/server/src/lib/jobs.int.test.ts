@@ -115,11 +115,13 @@ describe("the job engine", () => {
       runs.push("dead");
       await hung;
     });
+    await dead.announceBlock(1);
+    await until(() => runs.includes("dead"));
+    // The next process works the queue only from here: working it from the start, it could take
+    // block 1's pass before the dead one did (it did once on Postgres), and nothing would hang.
     await next.onEachBlock(perBlockQueue("abandoned"), async () => {
       runs.push("next");
     });
-    await dead.announceBlock(1);
-    await until(() => runs.includes("dead"));
     try {
       expect(await next.retryAbandoned(new Date())).toBe(1);
       await next.announceBlock(2);
@@ -142,11 +144,12 @@ describe("the job engine", () => {
       runs.push("dead");
       await hung;
     });
+    await dead.send("patient", {});
+    await until(() => runs.includes("dead"));
+    // As above: the next process's first fetch must not find the job before the dead one does.
     await next.queue(patient, async () => {
       runs.push("next");
     });
-    await dead.send("patient", {});
-    await until(() => runs.includes("dead"));
     try {
       expect(await next.retryAbandoned(new Date())).toBe(1);
       // Its 1 s retry delay, not the 30 s poll.
