@@ -38,16 +38,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
+    // The key stops going out at once, but the logged-out screen shows only once the stored
+    // key is gone: a page reloaded (or closed) the moment the modal appeared found it still
+    // stored (IndexedDB's delete had not committed) and logged the user straight back in.
     setApiAuthKey(null);
-    setState({ status: "anonymous" });
-    // Drop everything that belonged to the session; public data (config, news) stays.
-    queryClient.removeQueries({ predicate: (query) => query.meta?.public !== true });
     try {
       await store.clear();
     } catch (error) {
       console.error(error);
       toast.error(AUTH_MESSAGES.clearFailed);
     }
+    setState({ status: "anonymous" });
+    // Drop everything that belonged to the session; public data (config, news) stays.
+    queryClient.removeQueries({ predicate: (query) => query.meta?.public !== true });
   }, [queryClient, store]);
 
   const getDeviceId = useCallback(
