@@ -64,9 +64,12 @@ export const startServer = async (
       DATABASE_URL: "",
       // Four blocks a second: what a user waits a block for here, a test waits a quarter of.
       BLOCK_TIME_SECONDS: "0.25",
+      // A file that fails while this server is still starting never stops it: it stops itself
+      // once this process (which holds its stdin) is gone.
+      STOP_WHEN_STDIN_CLOSES: "1",
       ...options.env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {

@@ -214,6 +214,10 @@ const main = async () => {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  if (env.STOP_WHEN_STDIN_CLOSES === "1") {
+    process.stdin.once("close", () => void stop("the parent's pipe closed"));
+    process.stdin.resume();
+  }
 
   await app.server.listen({ host: env.HOST, port: env.PORT });
   // Blocks are only announced: to browsers, and as one job per block for the work that runs

@@ -221,6 +221,11 @@ const fields = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Crash tests only: failpoint names (lib/failpoints.ts) at which the server kills itself. */
   FAILPOINTS: z.string().optional(),
+  /**
+   * Tests only: "1" stops the server as SIGTERM does once its standard input closes, that is
+   * once the test process that started it (and holds the pipe) is gone, whatever ended it.
+   */
+  STOP_WHEN_STDIN_CLOSES: z.enum(["0", "1"]).default("0"),
 });
 
 const chainOnly = fields.pick({ CHAIN: true });
