@@ -1,6 +1,6 @@
 import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { type Address, type Hex, parseEther } from "viem";
+import { type Address, createWalletClient, erc20Abi, type Hex, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../test/app.ts";
@@ -319,6 +319,61 @@ describe("bumping", () => {
     for (const wallet of wallets) expect(await balanceOf(wallet.address as Address)).toBe(0n);
     expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
     expect(await balanceOf(receiver)).toBeGreaterThan(parseEther("0.05"));
+  });
+
+  /**
+   * A stopped bumper after one bump, its wallet holding the BNB also given half a bundle
+   * wallet's tokens in the block just before the withdrawal; withdrawn to a fresh receiver.
+   */
+  const withdrawWithTokensJustArrived = async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await call("POST", `/api/bumper/${bumper.id}/start`);
+    await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
+    await call("POST", `/api/bumper/${bumper.id}/stop`);
+    // The wallet holding the bumper's BNB now (each bump moves it to a fresh one).
+    const [holder] = (
+      (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body.wallets as BumperWallet[]
+    ).sort((a, b) => Number(b.balance) - Number(a.balance));
+    const seller = bundle.wallets[0];
+    if (!holder || !seller) throw new Error("no bumper or bundle wallet");
+    const hash = await createWalletClient({
+      account: seller,
+      chain: testChain.chain.client.chain,
+      transport: http(testChain.local.rpcUrl),
+    }).writeContract({
+      address: bundle.token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [
+        holder.address as Address,
+        (await tokenBalance(testChain, bundle.token, seller.address)) / 2n,
+      ],
+    });
+    await testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    const answer = await call("POST", "/api/bumper/withdraw", {
+      bumperId: bumper.id,
+      receiverAddress: privateKeyToAccount(generatePrivateKey()).address,
+    });
+    expect(answer.status).toBe(200);
+    return { token: bundle.token, holder: holder.address as Address };
+  };
+
+  it("sells tokens that arrived in the block before the withdrawal, never emptying their wallet of its gas first", async () => {
+    const { token, holder } = await withdrawWithTokensJustArrived();
+    expect(await tokenBalance(testChain, token, holder)).toBe(0n);
+    expect(await balanceOf(holder)).toBe(0n);
+  });
+
+  it("sells a withdrawal's tokens privately, in a bundle, never in the public pool", async () => {
+    const { holder } = await withdrawWithTokensJustArrived();
+    const { rows } = await app.database.db.execute(
+      sql`select status, broadcasts, valid_until_block is not null as bundled from chain_txs
+        where lower("from") = ${holder.toLowerCase()} and purpose = 'bundle-sell'`,
+    );
+    // A bundle's transactions are only ever given to the builders, never broadcast.
+    expect(rows).toEqual([{ status: "mined", broadcasts: 0, bundled: true }]);
   });
 
   it("withdraws every wallet's BNB to the receiver, selling tokens left first, and stops the bumper", async () => {

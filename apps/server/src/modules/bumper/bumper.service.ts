@@ -1,4 +1,4 @@
-import { ChainError, getBalances, readTradeRoute } from "@bundler/chain";
+import { ChainError, getBalances, getTokenHoldings, readTradeRoute } from "@bundler/chain";
 import {
   BUMPER_MAX_ACTIVE,
   BUMPER_TAB_STATUSES,
@@ -265,7 +265,9 @@ export class BumperService {
     const chain = requireChain(this.chain);
     const txm = this.txm as TxManager;
     const target = { tokenAddress: row.targetToken, ticker: "tokens", draftId: null };
-    const holdings = await tokenHoldings(chain, {
+    // Read now, not from the block cache: a wallet whose tokens arrived in the block the cache
+    // has not seen would be emptied of its BNB unsold, its tokens stranded with no gas to move.
+    const holdings = await getTokenHoldings(chain.client, {
       token: getAddress(row.targetToken),
       addresses: wallets,
       ...(chain.trade ? { helper: chain.trade.helper } : {}),
@@ -277,7 +279,8 @@ export class BumperService {
         target,
         sellers,
         "bumper",
-        { amount: "100", isPercentage: true },
+        // Privately, with a floor, as every sale the server makes (a public one feeds sandwiches).
+        { amount: "100", isPercentage: true, route: "bundle" },
         `withdraw:${row.id}:${Date.now()}`,
       );
       const hashes = sold.flatMap((s) => s.transactions.flatMap((t) => (t.hash ? [t.hash] : [])));

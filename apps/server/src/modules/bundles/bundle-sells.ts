@@ -25,8 +25,8 @@ export interface SellRequest extends SellSpec {
   /** Each sale's floor: its simulated proceeds less this many basis points (default 500). */
   slippageBps?: number;
   /**
-   * "bundle": privately to the builders, together; "public": each transaction to the node's
-   * pool. Default "public" (the bumper's withdrawal); the wallet manager's routes say which.
+   * "bundle" (the default): privately to the builders, together; "public": each transaction
+   * to the node's pool, only when a user asks for it.
    */
   route?: SellRoute;
 }
@@ -92,7 +92,7 @@ export class BundleSells {
     requestId: string | undefined,
   ): Promise<{ outcomes: SellOutcome[]; bundles: number }> {
     const { chain, txm, launchpad, trade } = this.txs.trading();
-    const route = request.route ?? "public";
+    const route = request.route ?? "bundle";
     const slippageBps = request.slippageBps ?? SELL_SLIPPAGE_BPS.default;
     const token = getAddress(bundle.tokenAddress);
     const holdings = await getTokenHoldings(chain.client, {
