@@ -296,6 +296,10 @@ export const chainTxs = pgTable(
       .where(
         sql`${table.purpose} in ('launch', 'delayed-buy', 'bundle-approve', 'bundle-sell', 'bundle-empty')`,
       ),
+    // The same pass: dispersal transfers by block, for top-ups of launched wallets (0019).
+    index("chain_txs_dispersal_block_idx")
+      .on(table.blockNumber)
+      .where(sql`${table.purpose} = 'dispersal-hop'`),
   ],
 );
 

@@ -21,13 +21,15 @@ export const PNL_KINDS = [
   "dispersal-cost",
   "launch-fee",
   "opening",
+  "funding",
 ] as const;
 export type PnlKind = (typeof PNL_KINDS)[number];
 
 /**
- * Kinds that are costs. `sale` is proceeds; `empty` (BNB a wallet sent back to the user) and
- * `opening` (a wallet's balance before the launch) are neither: an empty moves the user's own
- * money, sales and unspent funding alike, so counting it as proceeds would count its sales twice.
+ * Kinds that are costs. `sale` is proceeds; `empty` (BNB a wallet sent back to the user),
+ * `opening` (a wallet's balance before the launch) and `funding` (BNB the user's dispersal moved
+ * to a wallet after the launch) are neither: they move the user's own money, and counting an
+ * empty as proceeds would count its sales twice.
  */
 export const PNL_COST_KINDS: readonly PnlKind[] = [
   "create-fee",

@@ -340,9 +340,9 @@ describe("bumping", () => {
     if (!holder || !seller) throw new Error("no bumper or bundle wallet");
     const hash = await createWalletClient({
       account: seller,
-      chain: testChain.chain.client.chain,
       transport: http(testChain.local.rpcUrl),
     }).writeContract({
+      chain: null,
       address: bundle.token,
       abi: erc20Abi,
       functionName: "transfer",

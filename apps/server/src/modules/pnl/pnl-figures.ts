@@ -122,7 +122,8 @@ export const sharedLinesOf = (rows: readonly LedgerSum[]): PnlLine[] => {
 
 /**
  * Each wallet's reconciliation: what the ledger says it holds (its balance before the launch,
- * less everything it paid since, plus its sales, less its empties) against the chain's balance.
+ * less everything it paid since, plus its sales and the dispersals that topped it up after the
+ * launch, less its empties) against the chain's balance.
  */
 export const driftOf = (
   bundle: PnlBundle,
@@ -137,7 +138,10 @@ export const driftOf = (
     const opening = sum(mine, (r) => r.kind === "opening");
     const paid = sum(mine, (r) => COSTS.has(r.kind) && !BEFORE_LAUNCH.has(r.kind));
     const ledger =
-      opening - paid + sum(mine, (r) => r.kind === "sale") - sum(mine, (r) => r.kind === "empty");
+      opening -
+      paid +
+      sum(mine, (r) => r.kind === "sale" || r.kind === "funding") -
+      sum(mine, (r) => r.kind === "empty");
     const chain = worth.holdings.get(address)?.bnb ?? 0n;
     const diff = abs(chain - ledger);
     const base = abs(ledger) > 0n ? abs(ledger) : 1n;

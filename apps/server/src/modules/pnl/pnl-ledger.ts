@@ -29,6 +29,7 @@ const LOOK_BACK = 200n;
 const SAVE_EVERY = 1000n;
 
 type TxWork = Extract<PendingWork, { type: "tx" }>;
+type FundingWork = Extract<PendingWork, { type: "funding" }>;
 
 /**
  * Appends to each launched bundle's P&L ledger what the chain says, on each block: a launch's
@@ -125,6 +126,25 @@ export class PnlLedger {
           ...(tipRole ? { tipRole } : {}),
         })),
       );
+    // BNB the owner's dispersal moved to a wallet after the launch: the wallet's own money in
+    // (not a cost, not proceeds; the drift counts it), and what moving it cost.
+    const fundings = items.filter((i): i is FundingWork => i.type === "funding");
+    for (const f of fundings)
+      rows.push({
+        token: bundle.token,
+        txHash: f.txHash.toLowerCase(),
+        logIndex: VALUE_LINE,
+        kind: "funding",
+        wallet: f.to,
+        role: roleOf(bundle, f.to),
+        bnb: f.value.toString(),
+        blockNumber: f.blockNumber,
+        blockTime: await times.of(f.blockNumber),
+      });
+    if (fundings.length > 0)
+      rows.push(
+        ...(await this.dispersalCosts(bundle, [...new Set(fundings.map((f) => f.to))], times)),
+      );
     if (rows.length === 0) return 0;
     const last = rows.reduce((m, r) => higherOf(m, r.blockNumber), 0n);
     const worth = await bundleWorth(
@@ -182,6 +202,20 @@ export class PnlLedger {
         blockNumber: fee.blockNumber,
         blockTime: fee.blockTime,
       });
+    rows.push(...(await this.dispersalCosts(bundle, addresses, times)));
+    return rows;
+  }
+
+  /**
+   * The gas of the owner's dispersal transfers along legs that ended at `addresses` (a line
+   * already in the ledger is not written twice).
+   */
+  private async dispersalCosts(
+    bundle: PnlBundle,
+    addresses: string[],
+    times: BlockTimes,
+  ): Promise<NewLedgerRow[]> {
+    const rows: NewLedgerRow[] = [];
     for (const hop of await this.repo.dispersalHops(bundle.ownerId, addresses))
       rows.push({
         token: bundle.token,

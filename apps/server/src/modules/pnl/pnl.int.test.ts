@@ -1,5 +1,5 @@
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import type { PnlDrift, PnlTotals, PnlWallet } from "@bundler/shared";
+import type { Dispersal, PnlDrift, PnlTotals, PnlWallet } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import { type Address, decodeEventLog, type Hex, parseEther, type TransactionReceipt } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -254,6 +254,40 @@ describe("GET /api/bundle/pnl", () => {
       const { status } = await call("GET", `${path}?address=${bundle.token}`, undefined, other);
       expect(status, path).toBe(404);
     }
+  });
+
+  it("counts a top-up through the app's disperser after the launch, and flags nothing", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
+    const [a] = bundle.wallets.map((w) => w.address) as [Address];
+    const created = await call("POST", "/api/wallets/disperse", {
+      wallets: [a],
+      amounts: ["0.02"],
+      antiBubblemaps: false,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const dispersal = created.body as unknown as Dispersal;
+    await (await payerOn(testChain)).pay(dispersal.receiver as Address, parseEther(dispersal.amount));
+    await vi.waitFor(
+      async () => {
+        await app.disperseEngine?.tick();
+        await passes();
+        const { body } = await call(
+          "GET",
+          `/api/wallets/disperse/status?dispersalId=${dispersal.receiver}`,
+        );
+        expect((body as unknown as Dispersal).status).toBe("completed");
+        const { drift } = await pnlOf(bundle.token);
+        const mine = drift.find((d) => d.address === a);
+        expect(mine).toMatchObject({ flagged: false });
+        expect(mine?.ledgerWei).toBe(mine?.chainWei);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const { rows } = await app.database.db.execute(
+      sql`select wallet, bnb::text as bnb from pnl_ledger
+        where token = ${bundle.token.toLowerCase()} and kind = 'funding'`,
+    );
+    expect(rows).toEqual([{ wallet: a.toLowerCase(), bnb: parseEther("0.02").toString() }]);
   });
 
   it("flags a wallet whose balance moved by a transfer the app did not make", async () => {

@@ -36,6 +36,15 @@ export type PendingWork =
       value: bigint;
       status: "mined" | "reverted";
       blockNumber: bigint;
+    }
+  /** A transfer of the owner's dispersal that delivered BNB to a wallet after its launch. */
+  | {
+      type: "funding";
+      token: string;
+      txHash: string;
+      to: string;
+      value: bigint;
+      blockNumber: bigint;
     };
 
 /** A launched bundle as its ledger needs it: who its wallets are and what it was launched from. */
@@ -101,9 +110,34 @@ export class PnlRepository {
           and c.purpose in (${purposes})
           and coalesce(ls.token_address, lj.token_address, ld.token_address) is not null
           and not exists (select 1 from pnl_ledger p where p.tx_hash = c.tx_hash)
+      union all
+      select 'funding', lower(l.token_address), c.block_number, c.tx_hash, null,
+          lower(c."to"), c.value::text, c.status
+        from chain_txs c
+        join dispersals d on d.id::text = split_part(c.key, ':', 2)
+        join dispersal_legs g on g.dispersal_id = d.id
+          and g.index::text = split_part(c.key, ':', 3) and lower(g.destination) = lower(c."to")
+        join launches l on l.owner_id = d.owner_id and l.block_number <= c.block_number
+        join drafts dr on dr.id = l.draft_id
+        where c.block_number >= ${fromBlock} and c.purpose = 'dispersal-hop'
+          and c.status = 'mined' and c.key like 'dispersal:%'
+          and (lower(dr.deployer_address) = lower(c."to") or exists (
+            select 1 from jsonb_array_elements(dr.wallet_config->'wallets') w
+              where lower(w->>'address') = lower(c."to")))
+          and not exists (
+            select 1 from pnl_ledger p where p.tx_hash = c.tx_hash and p.kind = 'funding')
       order by block`);
-    return (rows as Array<Record<string, unknown>>).map((row) =>
-      row.type === "launch"
+    return (rows as Array<Record<string, unknown>>).map((row): PendingWork => {
+      if (row.type === "funding")
+        return {
+          type: "funding",
+          token: String(row.token),
+          txHash: String(row.tx_hash),
+          to: String(row.from),
+          value: BigInt(String(row.value)),
+          blockNumber: BigInt(String(row.block)),
+        };
+      return row.type === "launch"
         ? { type: "launch", token: String(row.token), blockNumber: BigInt(String(row.block)) }
         : {
             type: "tx",
@@ -114,8 +148,8 @@ export class PnlRepository {
             value: BigInt(String(row.value)),
             status: row.status as "mined" | "reverted",
             blockNumber: BigInt(String(row.block)),
-          },
-    );
+          };
+    });
   }
 
   /**

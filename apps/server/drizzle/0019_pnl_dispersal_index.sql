@@ -1,0 +1,1 @@
+CREATE INDEX "chain_txs_dispersal_block_idx" ON "chain_txs" USING btree ("block_number") WHERE "chain_txs"."purpose" = 'dispersal-hop';
