@@ -303,6 +303,10 @@ export const stopBumperRoute = defineRoute({
   response: bumperAnswer,
 });
 
+/** What a withdrawal says of a wallet whose tokens did not sell (the reason is the server's). */
+export const bumperUnsoldText = (wallet: string, reason: string) =>
+  `Wallet ${wallet} keeps its BNB: its tokens did not sell (${reason}). Withdraw again to try once more`;
+
 export const withdrawBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/withdraw",
@@ -314,6 +318,8 @@ export const withdrawBumperRoute = defineRoute({
     /** BNB the receiver got (after gas). */
     amount: bnbValueSchema,
     message: z.string(),
+    /** Wallets whose tokens did not sell, with why: they keep their BNB to sell them later. */
+    unsold: z.array(z.object({ wallet: addressSchema, reason: z.string() })),
   }),
 });
 

@@ -1,4 +1,4 @@
-import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
+import { type Bump, type Bumper, type BumperWallet, bumperUnsoldText } from "@bundler/shared";
 import { sql } from "drizzle-orm";
 import { type Address, createWalletClient, erc20Abi, type Hex, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -322,22 +322,30 @@ describe("bumping", () => {
   });
 
   /**
-   * A stopped bumper after one bump, its wallet holding the BNB also given half a bundle
-   * wallet's tokens in the block just before the withdrawal; withdrawn to a fresh receiver.
+   * A stopped bumper after one bump whose wallet `pick` (of its wallets, most BNB first) is
+   * given half a bundle wallet's tokens in the block just before the withdrawal, and then
+   * `bnb` wei when given; withdrawn to a fresh receiver. Answers the token, that wallet, the
+   * receiver and the withdrawal's answer.
    */
-  const withdrawWithTokensJustArrived = async () => {
+  const withdrawWithTokensJustArrived = async ({
+    pick = 0,
+    bnb,
+  }: {
+    pick?: number;
+    bnb?: bigint;
+  } = {}) => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
     await setBalance(bumper.address as Address, parseEther("0.1"));
     await call("POST", `/api/bumper/${bumper.id}/start`);
     await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
     await call("POST", `/api/bumper/${bumper.id}/stop`);
-    // The wallet holding the bumper's BNB now (each bump moves it to a fresh one).
-    const [holder] = (
+    // Each bump moves the bumper's BNB to a fresh wallet: the first holds it now.
+    const holder = (
       (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body.wallets as BumperWallet[]
-    ).sort((a, b) => Number(b.balance) - Number(a.balance));
+    ).sort((a, b) => Number(b.balance) - Number(a.balance))[pick];
     const seller = bundle.wallets[0];
-    if (!holder || !seller) throw new Error("no bumper or bundle wallet");
+    if (!holder || !seller) throw new Error("no such bumper wallet, or no bundle wallet");
     const hash = await createWalletClient({
       account: seller,
       transport: http(testChain.local.rpcUrl),
@@ -352,13 +360,37 @@ describe("bumping", () => {
       ],
     });
     await testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    if (bnb !== undefined) await setBalance(holder.address as Address, bnb);
+    const receiver = privateKeyToAccount(generatePrivateKey()).address;
     const answer = await call("POST", "/api/bumper/withdraw", {
       bumperId: bumper.id,
-      receiverAddress: privateKeyToAccount(generatePrivateKey()).address,
+      receiverAddress: receiver,
     });
     expect(answer.status).toBe(200);
-    return { token: bundle.token, holder: holder.address as Address };
+    return {
+      token: bundle.token,
+      holder: holder.address as Address,
+      receiver,
+      answer: answer.body,
+    };
   };
+
+  it("keeps the BNB of a wallet whose tokens did not sell, and says which and why", async () => {
+    // Enough for its own gas, not for the bundle's tip: no builder is paid, nothing sells.
+    const bnb = parseEther("0.0003");
+    const { token, holder, receiver, answer } = await withdrawWithTokensJustArrived({
+      pick: 1,
+      bnb,
+    });
+    expect(await tokenBalance(testChain, token, holder)).toBeGreaterThan(0n);
+    expect(await balanceOf(holder)).toBe(bnb);
+    const unsold = answer.unsold as Array<{ wallet: string; reason: string }>;
+    expect(unsold.map((u) => u.wallet)).toEqual([holder]);
+    expect(answer.message).toBe(
+      `Successfully withdrew ${answer.amount} BNB to ${receiver}. ${bumperUnsoldText(holder, unsold[0]?.reason ?? "")}`,
+    );
+    expect(unsold[0]?.reason).toMatch(/tip/);
+  });
 
   it("sells tokens that arrived in the block before the withdrawal, never emptying their wallet of its gas first", async () => {
     const { token, holder } = await withdrawWithTokensJustArrived();

@@ -1,5 +1,6 @@
 import {
   bumperCostsRoute,
+  bumperUnsoldText,
   bumperWalletsRoute,
   generateBumperRoute,
   getBumperRoute,
@@ -111,13 +112,21 @@ export const bumperRoutes =
       config: { access: withdrawBumperRoute.access },
       handler: async (request) => {
         const { bumperId, receiverAddress } = request.body;
-        const amount = formatEther(
-          await bumpers.withdraw(requireUser(request).id, idOf({ id: bumperId }), receiverAddress),
+        const withdrawal = await bumpers.withdraw(
+          requireUser(request).id,
+          idOf({ id: bumperId }),
+          receiverAddress,
         );
+        const amount = formatEther(withdrawal.amount);
+        const unsold = [...withdrawal.unsold].map(([wallet, reason]) => ({ wallet, reason }));
         return {
           success: true as const,
           amount,
-          message: `Successfully withdrew ${amount} BNB to ${receiverAddress.trim()}`,
+          message: [
+            `Successfully withdrew ${amount} BNB to ${receiverAddress.trim()}`,
+            ...unsold.map(({ wallet, reason }) => bumperUnsoldText(wallet, reason)),
+          ].join(". "),
+          unsold,
         };
       },
     });

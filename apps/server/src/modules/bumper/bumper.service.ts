@@ -53,6 +53,12 @@ const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === "23505" ||
   (error as { cause?: { code?: string } }).cause?.code === "23505";
 
+/** What a withdrawal sent, and the wallets whose tokens did not sell (they keep their BNB). */
+export interface Withdrawal {
+  amount: bigint;
+  unsold: Map<Address, string>;
+}
+
 /** The bumper API: generate, list, show, start, stop, wallets and withdraw (SPEC §7 /bumper). */
 export class BumperService {
   private readonly view: BumperPresenter;
@@ -220,10 +226,10 @@ export class BumperService {
 
   /**
    * Stops the bumper, waits for a bump on its way to finish, sells the tokens every wallet
-   * still holds, then sends every wallet's BNB (minus the exact gas) to `receiver`. Answers
-   * the BNB sent.
+   * still holds, then sends every wallet's BNB (minus the exact gas) to `receiver`, except a
+   * wallet whose tokens did not sell. Answers the BNB sent and those wallets, with why.
    */
-  async withdraw(ownerId: string, id: string, receiverAddress: string): Promise<bigint> {
+  async withdraw(ownerId: string, id: string, receiverAddress: string): Promise<Withdrawal> {
     const problem = bumperReceiverError(receiverAddress);
     if (problem) throw new BadRequestError(problem);
     const row = await this.owned(ownerId, id);
@@ -261,7 +267,7 @@ export class BumperService {
     wallets: Address[],
     receiver: Address,
     deadline: number,
-  ): Promise<bigint> {
+  ): Promise<Withdrawal> {
     const chain = requireChain(this.chain);
     const txm = this.txm as TxManager;
     const target = { tokenAddress: row.targetToken, ticker: "tokens", draftId: null };
@@ -273,6 +279,7 @@ export class BumperService {
       ...(chain.trade ? { helper: chain.trade.helper } : {}),
     });
     const sellers = wallets.filter((_, i) => (holdings.holdings[i]?.token ?? 0n) > 0n);
+    const unsold = new Map<Address, string>();
     if (sellers.length > 0) {
       const sold = await this.trading.sells.sell(
         row.ownerId,
@@ -283,14 +290,24 @@ export class BumperService {
         { amount: "100", isPercentage: true, route: "bundle" },
         `withdraw:${row.id}:${Date.now()}`,
       );
+      for (const outcome of sold) {
+        const refused = outcome.transactions.find((t) => t.status === "failed");
+        if (refused) unsold.set(outcome.address, refused.error ?? "it was refused");
+      }
       const hashes = sold.flatMap((s) => s.transactions.flatMap((t) => (t.hash ? [t.hash] : [])));
       const keys = (await txm.byHashes(hashes)).map((r) => r.key);
-      await txm.waitFinal(keys, { pollMs: 250, timeoutMs: Math.max(deadline - Date.now(), 5_000) });
+      const final = await txm.waitFinal(keys, {
+        pollMs: 250,
+        timeoutMs: Math.max(deadline - Date.now(), 5_000),
+      });
+      for (const tx of final)
+        if (tx.status !== "mined") unsold.set(getAddress(tx.from), tx.error ?? `it ${tx.status}`);
     }
     // Read now, not from the block cache: the sells just moved these balances.
     const balances = await getBalances(chain.client, { addresses: wallets });
-    const holding = wallets.filter((_, i) => (balances[i]?.bnb ?? 0n) > 0n);
-    if (holding.length === 0) return 0n;
+    // A wallet whose tokens did not sell keeps its BNB: emptied, it could never pay to sell them.
+    const holding = wallets.filter((w, i) => (balances[i]?.bnb ?? 0n) > 0n && !unsold.has(w));
+    if (holding.length === 0) return { amount: 0n, unsold };
     const outcomes = await this.trading.empties.empty(
       row.ownerId,
       target,
@@ -299,7 +316,10 @@ export class BumperService {
       `withdraw:${row.id}:${Date.now()}`,
       "bumper",
     );
-    return outcomes.filter((o) => o.success).reduce((sum, o) => sum + parseEther(o.amount), 0n);
+    return {
+      amount: outcomes.filter((o) => o.success).reduce((sum, o) => sum + parseEther(o.amount), 0n),
+      unsold,
+    };
   }
 
   private async requireToken(token: Address): Promise<void> {

@@ -45,12 +45,28 @@ describe("withdrawing from a bumper", () => {
 
   it("sends the bumper's BNB to the receiver and says how much went where", async () => {
     const sent = postHandler("/api/bumper/withdraw", () =>
-      HttpResponse.json({ success: true, amount: "0.019979", message: "done" }),
+      HttpResponse.json({ success: true, amount: "0.019979", message: "done", unsold: [] }),
     );
     await withdrawTo(RECEIVER);
     expect(sent).toEqual([{ bumperId: bumperId(1), receiverAddress: RECEIVER }]);
     expect(toastTexts()).toContain(`Successfully withdrew 0.0200 BNB to ${RECEIVER}`);
     expect(field("Receiver address").value).toBe("");
+  });
+
+  it("says which wallet's tokens did not sell, and why, as plainly as a failure", async () => {
+    const wallet = `0x${"a".repeat(40)}`;
+    postHandler("/api/bumper/withdraw", () =>
+      HttpResponse.json({
+        success: true,
+        amount: "0.019979",
+        message: "done",
+        unsold: [{ wallet, reason: "the wallet had too little BNB for gas" }],
+      }),
+    );
+    await withdrawTo(RECEIVER);
+    const text = `Successfully withdrew 0.0200 BNB to ${RECEIVER}. Wallet ${wallet} keeps its BNB: its tokens did not sell (the wallet had too little BNB for gas). Withdraw again to try once more`;
+    expect(toastTexts()).toContain(text);
+    expect(screen.getByRole("alert").textContent).toContain(text);
   });
 
   it("shows the server's reason when a withdrawal fails", async () => {
