@@ -266,7 +266,10 @@ describe("GET /api/bundle/pnl", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const dispersal = created.body as unknown as Dispersal;
-    await (await payerOn(testChain)).pay(dispersal.receiver as Address, parseEther(dispersal.amount));
+    await (await payerOn(testChain)).pay(
+      dispersal.receiver as Address,
+      parseEther(dispersal.amount),
+    );
     await vi.waitFor(
       async () => {
         await app.disperseEngine?.tick();
