@@ -3,52 +3,20 @@ import { type Bumper, type BumperCosts, bumperPlan } from "@bundler/shared";
 import { eq, sql } from "drizzle-orm";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { users } from "../../db/schema.ts";
 import { hashAccessKey } from "../../lib/crypto.ts";
-import type { TestApp } from "../../test/app.ts";
-import { launchBundle } from "../../test/bundles.ts";
-import type { TestChain } from "../../test/chain.ts";
-import { apiCaller } from "../../test/drafts-api.ts";
-import { stopTestbed } from "../../test/testbed.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
-import { startBumperTestbed } from "./bumper.test-support.ts";
+import { useBumperTestbed } from "./bumper.test-support.ts";
 import { BUMP_GAS, GAS_ROUNDING_WEI } from "./bumper-costs.ts";
 
-const masterKey = Buffer.alloc(32, 43);
-let testChain: TestChain;
-let app: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  ({ testChain, app, key } = await startBumperTestbed(masterKey));
-});
-afterAll(() => stopTestbed({ app, testChain }));
-
-const call = apiCaller(
-  () => app,
-  () => key,
-);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const { bed, call, launch, bumpUntil } = useBumperTestbed(Buffer.alloc(32, 43));
 const randomAddress = () => privateKeyToAccount(generatePrivateKey()).address;
-
-/** Runs passes (the per-block job's work) until `done` or 60 s. */
-const bumpUntil = async (done: (bumper: Bumper) => boolean, id: string): Promise<Bumper> => {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await app.transactions?.reconcile();
-    await app.bumperEngine?.tick();
-    const bumper = (await call("GET", `/api/bumper/${id}`)).body.bumper as Bumper;
-    if (done(bumper)) return bumper;
-    if (Date.now() > deadline) throw new Error(`bumper never got there: ${JSON.stringify(bumper)}`);
-    await sleep(300);
-  }
-};
 
 /** A user of its own, and their id. */
 const freshUser = async () => {
-  const userKey = await app.auth.mintKey("user");
-  const [row] = await app.database.db
+  const userKey = await bed.app.auth.mintKey("user");
+  const [row] = await bed.app.database.db
     .select({ id: users.id })
     .from(users)
     .where(eq(users.keyHash, hashAccessKey(userKey)));
@@ -58,7 +26,7 @@ const freshUser = async () => {
 
 /** Stores bumpers of `ownerId` in each status (tokens nobody launched: the list only reads them). */
 const storeBumpers = async (ownerId: string, statuses: BumperRow["status"][]) => {
-  const repo = new BumperRepository(app.database.db);
+  const repo = new BumperRepository(bed.app.database.db);
   const rows: BumperRow[] = [];
   for (const status of statuses) {
     const row = await repo.transaction((tx) =>
@@ -90,15 +58,15 @@ describe("the bumper's plan", () => {
     expect(costs).toMatchObject({ tip: "0.0005", tradingFeeBps: 100, minTradingFee: "0.0001" });
     // BUMP_GAS at this chain's gas price (at least the profile's floor), rounded up to 0.0001.
     const gas = parseEther(costs.gas);
-    const gasPrice = (await app.transactions?.gasPrice()) ?? 0n;
-    expect(gasPrice).toBeGreaterThanOrEqual(testChain.chain.profile.gasPriceFloor);
+    const gasPrice = (await bed.app.transactions?.gasPrice()) ?? 0n;
+    expect(gasPrice).toBeGreaterThanOrEqual(bed.testChain.chain.profile.gasPriceFloor);
     expect(gas % GAS_ROUNDING_WEI).toBe(0n);
-    expect(gas).toBeGreaterThanOrEqual(BUMP_GAS * testChain.chain.profile.gasPriceFloor);
+    expect(gas).toBeGreaterThanOrEqual(BUMP_GAS * bed.testChain.chain.profile.gasPriceFloor);
     expect(gas - BUMP_GAS * gasPrice).toBeLessThan(GAS_ROUNDING_WEI);
   });
 
   it("completes every bump when funded with exactly the plan, tip and fees included", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const generated = await call("POST", "/api/bumper/generate", {
       targetToken: bundle.token,
       interval: 1,
@@ -110,7 +78,7 @@ describe("the bumper's plan", () => {
     const plan = bumperPlan(parseEther("0.01"), bumper.totalBumps, costs);
     // More than SPEC §9's 0.001 BNB a bump: the tip alone is half of it.
     expect(plan.required).toBeGreaterThan(parseEther("0.013"));
-    await testChain.rpc("anvil_setBalance", [
+    await bed.testChain.rpc("anvil_setBalance", [
       bumper.address as Address,
       `0x${plan.required.toString(16)}`,
     ]);
@@ -119,7 +87,7 @@ describe("the bumper's plan", () => {
     expect(done).toMatchObject({ status: "completed", bumpsCompleted: 3, stopReason: null });
 
     // The plan's gas covers the limits each bump was signed with, and the two transfers.
-    const { rows } = await app.database.db.execute(
+    const { rows } = await bed.app.database.db.execute(
       sql`select key, gas::text as gas from chain_txs where subject = ${bumper.id} and purpose = 'bumper-trade'`,
     );
     const perAttempt = new Map<string, bigint>();
@@ -154,7 +122,7 @@ describe("active bumpers a user may keep", () => {
     "You already have 20 active bumpers, the most one key may keep: stop or withdraw one, then try again";
 
   it("refuses a 21st active bumper with a 400, and takes it once one has stopped", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const user = await freshUser();
     const stored = await storeBumpers(user.id, [
       ...Array<BumperRow["status"]>(10).fill("ready"),
@@ -167,7 +135,7 @@ describe("active bumpers a user may keep", () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ success: false, error: TOO_MANY });
 
-    const repo = new BumperRepository(app.database.db);
+    const repo = new BumperRepository(bed.app.database.db);
     await repo.transition(stored[0]?.id as string, ["ready"], { status: "stopped" });
     const taken = await call("POST", "/api/bumper/generate", form, user.key);
     expect(taken.status).toBe(200);
@@ -181,8 +149,11 @@ describe("active bumpers a user may keep", () => {
       ...Array<BumperRow["status"]>(20).fill("active"),
     ]);
     // Funded: only the quota stands in its way.
-    const wallet = await new BumperRepository(app.database.db).walletAt(stored[0]?.id as string, 0);
-    await testChain.rpc("anvil_setBalance", [wallet?.address as Address, "0x2386f26fc10000"]);
+    const wallet = await new BumperRepository(bed.app.database.db).walletAt(
+      stored[0]?.id as string,
+      0,
+    );
+    await bed.testChain.rpc("anvil_setBalance", [wallet?.address as Address, "0x2386f26fc10000"]);
     const answer = await call("POST", `/api/bumper/${stored[0]?.id}/start`, undefined, user.key);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ success: false, error: TOO_MANY });

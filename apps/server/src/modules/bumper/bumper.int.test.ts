@@ -1,66 +1,20 @@
-import { type Bump, type Bumper, type BumperWallet, bumperUnsoldText } from "@bundler/shared";
+import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { type Address, createWalletClient, erc20Abi, type Hex, http, parseEther } from "viem";
+import { type Address, type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestApp } from "../../test/app.ts";
-import { graduate, launchBundle, tokenBalance } from "../../test/bundles.ts";
-import type { TestChain } from "../../test/chain.ts";
-import { apiCaller } from "../../test/drafts-api.ts";
-import { stopTestbed } from "../../test/testbed.ts";
+import { describe, expect, it } from "vitest";
+import { graduate, tokenBalance } from "../../test/bundles.ts";
 import { BumperRepository, type BumperRow } from "./bumper.repository.ts";
-import { BUMPER_TIP, startBumperTestbed } from "./bumper.test-support.ts";
+import { BUMPER_TIP, useBumperTestbed } from "./bumper.test-support.ts";
 
-const masterKey = Buffer.alloc(32, 41);
 const TIP = BUMPER_TIP;
-let testChain: TestChain;
-let app: TestApp;
-let key: string;
-let otherKey: string;
-
-beforeAll(async () => {
-  ({ testChain, app, key } = await startBumperTestbed(masterKey));
-  otherKey = await app.auth.mintKey("user");
-});
-afterAll(() => stopTestbed({ app, testChain }));
-
-const call = apiCaller(
-  () => app,
-  () => key,
+const { bed, call, callAs, setBalance, balanceOf, launch, generate, bumpUntil } = useBumperTestbed(
+  Buffer.alloc(32, 41),
 );
-const callAs = apiCaller(
-  () => app,
-  () => otherKey,
-);
-const setBalance = (address: Address, wei: bigint) =>
-  testChain.rpc("anvil_setBalance", [address, `0x${wei.toString(16)}`]);
-const balanceOf = (address: Address) => testChain.chain.client.getBalance({ address });
-const generate = (targetToken: string, form: Record<string, unknown> = {}) =>
-  call("POST", "/api/bumper/generate", {
-    targetToken,
-    interval: 1,
-    duration: 3,
-    buySize: 0.01,
-    ...form,
-  });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs passes (the per-block job's work) until `done` or 60 s. */
-const bumpUntil = async (done: (bumper: Bumper) => boolean, id: string): Promise<Bumper> => {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    await app.transactions?.reconcile();
-    await app.bumperEngine?.tick();
-    const bumper = (await call("GET", `/api/bumper/${id}`)).body.bumper as Bumper;
-    if (done(bumper)) return bumper;
-    if (Date.now() > deadline) throw new Error(`bumper never got there: ${JSON.stringify(bumper)}`);
-    await sleep(300);
-  }
-};
 
 /** Every transaction fee of the bumper's own transactions, wei. */
 const feesOf = async (bumperId: string): Promise<bigint> => {
-  const { rows } = await app.database.db.execute(
+  const { rows } = await bed.app.database.db.execute(
     sql`select coalesce(sum(fee), 0)::text as fees from chain_txs where subject = ${bumperId}`,
   );
   return BigInt((rows[0] as { fees: string }).fees);
@@ -68,7 +22,7 @@ const feesOf = async (bumperId: string): Promise<bigint> => {
 
 describe("POST /api/bumper/generate", () => {
   it("refuses a bad form with the form's own words and stores nothing", async () => {
-    const before = await app.database.db.execute(sql`select count(*)::int as n from bumpers`);
+    const before = await bed.app.database.db.execute(sql`select count(*)::int as n from bumpers`);
     const token = "0x1111111111111111111111111111111111111111";
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ targetToken: "" }, "Token address is required"],
@@ -90,7 +44,7 @@ describe("POST /api/bumper/generate", () => {
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ success: false, error: message });
     }
-    const after = await app.database.db.execute(sql`select count(*)::int as n from bumpers`);
+    const after = await bed.app.database.db.execute(sql`select count(*)::int as n from bumpers`);
     expect(after.rows).toEqual(before.rows);
   });
 
@@ -102,7 +56,7 @@ describe("POST /api/bumper/generate", () => {
   });
 
   it("creates a bumper with a fresh wallet whose key is stored, and answers it again for the same token", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const first = await generate(bundle.token);
     expect(first.status).toBe(200);
     expect(first.body.existingBumper).toBe(false);
@@ -116,7 +70,7 @@ describe("POST /api/bumper/generate", () => {
       status: "ready",
       balance: "0",
     });
-    expect(await app.vault.find(bumper.address, "bumper")).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await bed.app.vault.find(bumper.address, "bumper")).toMatch(/^0x[0-9a-f]{64}$/);
 
     const again = await generate(bundle.token.toLowerCase(), { duration: 10 });
     expect(again.body.existingBumper).toBe(true);
@@ -129,7 +83,7 @@ describe("POST /api/bumper/generate", () => {
 
 describe("a bumper's own routes", () => {
   it("answers 404 to another user, and to an id that is not one, on every route", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const id = ((await generate(bundle.token)).body.bumper as Bumper).id;
     const receiverAddress = privateKeyToAccount(generatePrivateKey()).address;
     for (const [method, route, body] of [
@@ -148,7 +102,7 @@ describe("a bumper's own routes", () => {
   });
 
   it("refuses to start a bumper whose wallet holds nothing", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const id = ((await generate(bundle.token)).body.bumper as Bumper).id;
     const answer = await call("POST", `/api/bumper/${id}/start`);
     expect(answer.status).toBe(400);
@@ -161,7 +115,7 @@ describe("a bumper's own routes", () => {
 
 describe("bumping", () => {
   it("buys and sells in one block each bump, moves on to a fresh wallet, completes, and accounts for every wei", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const bumper = (await generate(bundle.token)).body.bumper as Bumper;
     const funded = parseEther("0.1");
     await setBalance(bumper.address as Address, funded);
@@ -177,7 +131,7 @@ describe("bumping", () => {
     for (const bump of bumps) {
       const [buy, sell] = await Promise.all(
         [bump.buyHash, bump.sellHash].map((hash) =>
-          testChain.chain.client.getTransactionReceipt({ hash: hash as Hex }),
+          bed.testChain.chain.client.getTransactionReceipt({ hash: hash as Hex }),
         ),
       );
       expect(buy?.status).toBe("success");
@@ -202,20 +156,20 @@ describe("bumping", () => {
     // The gas shown is the receipts' fees plus each bundle's tip (its value and its gas).
     expect(gas - (await feesOf(bumper.id))).toBeGreaterThan(TIP * 3n);
     for (const wallet of wallets)
-      expect(await tokenBalance(testChain, bundle.token, wallet.address as Address)).toBeLessThan(
-        10n ** 9n,
-      );
+      expect(
+        await tokenBalance(bed.testChain, bundle.token, wallet.address as Address),
+      ).toBeLessThan(10n ** 9n);
   });
 
   it("answers its status poll from one read that matches the separate reads and the list", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const bumper = (await generate(bundle.token)).body.bumper as Bumper;
     await setBalance(bumper.address as Address, parseEther("0.1"));
     await call("POST", `/api/bumper/${bumper.id}/start`);
     await bumpUntil((b) => b.bumpsCompleted >= 2, bumper.id);
     await call("POST", `/api/bumper/${bumper.id}/stop`);
 
-    const repo = new BumperRepository(app.database.db);
+    const repo = new BumperRepository(bed.app.database.db);
     const row = (await repo.byId(bumper.id)) as BumperRow;
     const one = await repo.withStatus(row.ownerId, row.id);
     const done = (await repo.bumps(row.id)).filter((b) => b.status === "done");
@@ -240,7 +194,7 @@ describe("bumping", () => {
   });
 
   it("stops by itself when the balance can no longer pay a bump, saying why", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const bumper = (await generate(bundle.token)).body.bumper as Bumper;
     await setBalance(bumper.address as Address, parseEther("0.005"));
     await call("POST", `/api/bumper/${bumper.id}/start`);
@@ -253,7 +207,7 @@ describe("bumping", () => {
   });
 
   it("bumps again once started again after it stopped for its balance and was topped up", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const bundle = await launch();
     const bumper = (await generate(bundle.token)).body.bumper as Bumper;
     await setBalance(bumper.address as Address, parseEther("0.005"));
     await call("POST", `/api/bumper/${bumper.id}/start`);
@@ -267,174 +221,15 @@ describe("bumping", () => {
   });
 
   it("bumps a graduated token through the DEX router", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
-    await graduate(testChain, bundle.token);
+    const bundle = await launch();
+    await graduate(bed.testChain, bundle.token);
     const bumper = (await generate(bundle.token, { duration: 2 })).body.bumper as Bumper;
     await setBalance(bumper.address as Address, parseEther("0.1"));
     await call("POST", `/api/bumper/${bumper.id}/start`);
     const done = await bumpUntil((b) => b.status === "completed", bumper.id);
     expect(done.bumpsCompleted).toBe(2);
     const [bump] = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumps as Bump[];
-    const buy = await testChain.chain.client.getTransaction({ hash: bump?.buyHash as Hex });
-    expect(buy.to?.toLowerCase()).toBe(testChain.chain.trade?.router.toLowerCase());
-  });
-
-  it("withdraws from the wallet a bump on its way moved the BNB to, not only from the wallets there were when asked", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
-    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
-    await setBalance(bumper.address as Address, parseEther("0.1"));
-    await call("POST", `/api/bumper/${bumper.id}/start`);
-    const trading = async () => {
-      const { rows } = await app.database.db.execute(
-        sql`select count(*)::int as n from bumps where bumper_id = ${bumper.id} and status = 'trading'`,
-      );
-      return (rows[0] as { n: number }).n > 0;
-    };
-    for (let i = 0; i < 100 && !(await trading()); i++) {
-      await app.bumperEngine?.tick();
-      if (!(await trading())) await sleep(100);
-    }
-    expect(await trading()).toBe(true);
-    const walletsBefore = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
-      .wallets as BumperWallet[];
-    const receiver = privateKeyToAccount(generatePrivateKey()).address;
-
-    // The withdrawal waits for the bump, which the per-block reconcile settles meanwhile.
-    let answered = false;
-    const withdrawal = call("POST", "/api/bumper/withdraw", {
-      bumperId: bumper.id,
-      receiverAddress: receiver,
-    }).finally(() => {
-      answered = true;
-    });
-    while (!answered) {
-      await app.transactions?.reconcile();
-      await sleep(200);
-    }
-    const answer = await withdrawal;
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const wallets = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
-      .wallets as BumperWallet[];
-    expect(wallets.length).toBeGreaterThan(walletsBefore.length);
-    for (const wallet of wallets) expect(await balanceOf(wallet.address as Address)).toBe(0n);
-    expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
-    expect(await balanceOf(receiver)).toBeGreaterThan(parseEther("0.05"));
-  });
-
-  /**
-   * A stopped bumper after one bump whose wallet `pick` (of its wallets, most BNB first) is
-   * given half a bundle wallet's tokens in the block just before the withdrawal, and then
-   * `bnb` wei when given; withdrawn to a fresh receiver. Answers the token, that wallet, the
-   * receiver and the withdrawal's answer.
-   */
-  const withdrawWithTokensJustArrived = async ({
-    pick = 0,
-    bnb,
-  }: {
-    pick?: number;
-    bnb?: bigint;
-  } = {}) => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
-    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
-    await setBalance(bumper.address as Address, parseEther("0.1"));
-    await call("POST", `/api/bumper/${bumper.id}/start`);
-    await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
-    await call("POST", `/api/bumper/${bumper.id}/stop`);
-    // Each bump moves the bumper's BNB to a fresh wallet: the first holds it now.
-    const holder = (
-      (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body.wallets as BumperWallet[]
-    ).sort((a, b) => Number(b.balance) - Number(a.balance))[pick];
-    const seller = bundle.wallets[0];
-    if (!holder || !seller) throw new Error("no such bumper wallet, or no bundle wallet");
-    const hash = await createWalletClient({
-      account: seller,
-      transport: http(testChain.local.rpcUrl),
-    }).writeContract({
-      chain: null,
-      address: bundle.token,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [
-        holder.address as Address,
-        (await tokenBalance(testChain, bundle.token, seller.address)) / 2n,
-      ],
-    });
-    await testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-    if (bnb !== undefined) await setBalance(holder.address as Address, bnb);
-    const receiver = privateKeyToAccount(generatePrivateKey()).address;
-    const answer = await call("POST", "/api/bumper/withdraw", {
-      bumperId: bumper.id,
-      receiverAddress: receiver,
-    });
-    expect(answer.status).toBe(200);
-    return {
-      token: bundle.token,
-      holder: holder.address as Address,
-      receiver,
-      answer: answer.body,
-    };
-  };
-
-  it("keeps the BNB of a wallet whose tokens did not sell, and says which and why", async () => {
-    // Enough for its own gas, not for the bundle's tip: no builder is paid, nothing sells.
-    const bnb = parseEther("0.0003");
-    const { token, holder, receiver, answer } = await withdrawWithTokensJustArrived({
-      pick: 1,
-      bnb,
-    });
-    expect(await tokenBalance(testChain, token, holder)).toBeGreaterThan(0n);
-    expect(await balanceOf(holder)).toBe(bnb);
-    const unsold = answer.unsold as Array<{ wallet: string; reason: string }>;
-    expect(unsold.map((u) => u.wallet)).toEqual([holder]);
-    expect(answer.message).toBe(
-      `Successfully withdrew ${answer.amount} BNB to ${receiver}. ${bumperUnsoldText(holder, unsold[0]?.reason ?? "")}`,
-    );
-    expect(unsold[0]?.reason).toMatch(/tip/);
-  });
-
-  it("sells tokens that arrived in the block before the withdrawal, never emptying their wallet of its gas first", async () => {
-    const { token, holder } = await withdrawWithTokensJustArrived();
-    expect(await tokenBalance(testChain, token, holder)).toBe(0n);
-    expect(await balanceOf(holder)).toBe(0n);
-  });
-
-  it("sells a withdrawal's tokens privately, in a bundle, never in the public pool", async () => {
-    const { holder } = await withdrawWithTokensJustArrived();
-    const { rows } = await app.database.db.execute(
-      sql`select status, broadcasts, valid_until_block is not null as bundled from chain_txs
-        where lower("from") = ${holder.toLowerCase()} and purpose = 'bundle-sell'`,
-    );
-    // A bundle's transactions are only ever given to the builders, never broadcast.
-    expect(rows).toEqual([{ status: "mined", broadcasts: 0, bundled: true }]);
-  });
-
-  it("withdraws every wallet's BNB to the receiver, selling tokens left first, and stops the bumper", async () => {
-    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
-    const bumper = (await generate(bundle.token, { duration: 10 })).body.bumper as Bumper;
-    await setBalance(bumper.address as Address, parseEther("0.1"));
-    await call("POST", `/api/bumper/${bumper.id}/start`);
-    await bumpUntil((b) => b.bumpsCompleted >= 1, bumper.id);
-    const receiver = privateKeyToAccount(generatePrivateKey()).address;
-
-    const bad = await call("POST", "/api/bumper/withdraw", {
-      bumperId: bumper.id,
-      receiverAddress: "nope",
-    });
-    expect(bad.body).toEqual({ success: false, error: "Invalid address format" });
-
-    const answer = await call("POST", "/api/bumper/withdraw", {
-      bumperId: bumper.id,
-      receiverAddress: receiver,
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.body.message).toBe(
-      `Successfully withdrew ${answer.body.amount} BNB to ${receiver}`,
-    );
-    expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
-    const wallets = (await call("GET", `/api/bumper/${bumper.id}/wallets`)).body
-      .wallets as BumperWallet[];
-    for (const wallet of wallets) expect(await balanceOf(wallet.address as Address)).toBe(0n);
-    const after = (await call("GET", `/api/bumper/${bumper.id}`)).body.bumper as Bumper;
-    expect(after.status).toBe("stopped");
+    const buy = await bed.testChain.chain.client.getTransaction({ hash: bump?.buyHash as Hex });
+    expect(buy.to?.toLowerCase()).toBe(bed.testChain.chain.trade?.router.toLowerCase());
   });
 });
