@@ -16,15 +16,13 @@ export const onInterrupt = (cleanup: () => Promise<void>): (() => boolean) => {
 };
 
 /**
- * Runs a bench's `main`, then `cleanup` whether it finished or threw (a throw prints its stack
- * and exits 1).
+ * Runs a bench's `main`, then `cleanup` once, whether it finished or threw (a throw prints its
+ * stack and exits 1).
  */
 export const runBench = (main: () => Promise<void>, cleanup: () => Promise<void>): void => {
-  main()
-    .then(cleanup)
-    .catch(async (error) => {
-      process.stderr.write(`${(error as Error).stack ?? error}\n`);
-      await cleanup();
-      process.exit(1);
-    });
+  main().then(cleanup, async (error) => {
+    process.stderr.write(`${(error as Error).stack ?? error}\n`);
+    await cleanup();
+    process.exit(1);
+  });
 };

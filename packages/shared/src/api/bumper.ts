@@ -307,6 +307,12 @@ export const stopBumperRoute = defineRoute({
 export const bumperUnsoldText = (wallet: string, reason: string) =>
   `Wallet ${wallet} keeps its BNB: its tokens did not sell (${reason}). Withdraw again to try once more`;
 
+/** A withdrawal's words: the spec's success sentence, then each wallet that did not sell. */
+export const bumperWithdrawalText = (
+  withdrew: string,
+  unsold: ReadonlyArray<{ wallet: string; reason: string }>,
+) => [withdrew, ...unsold.map((u) => bumperUnsoldText(u.wallet, u.reason))].join(". ");
+
 export const withdrawBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/withdraw",

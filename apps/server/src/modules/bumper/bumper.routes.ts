@@ -1,7 +1,7 @@
 import {
   bumperCostsRoute,
-  bumperUnsoldText,
   bumperWalletsRoute,
+  bumperWithdrawalText,
   generateBumperRoute,
   getBumperRoute,
   listBumpersRoute,
@@ -122,10 +122,10 @@ export const bumperRoutes =
         return {
           success: true as const,
           amount,
-          message: [
+          message: bumperWithdrawalText(
             `Successfully withdrew ${amount} BNB to ${receiverAddress.trim()}`,
-            ...unsold.map(({ wallet, reason }) => bumperUnsoldText(wallet, reason)),
-          ].join(". "),
+            unsold,
+          ),
           unsold,
         };
       },

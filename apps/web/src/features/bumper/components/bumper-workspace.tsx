@@ -1,4 +1,4 @@
-import { type Bumper, bumperUnsoldText } from "@bundler/shared";
+import { type Bumper, bumperWithdrawalText } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { formatBnb } from "../../../lib/bnb.ts";
@@ -79,14 +79,13 @@ export function BumperWorkspace() {
     if (!selected) return false;
     try {
       const answer = await withdraw.mutateAsync({ bumperId: selected.id, receiverAddress });
-      const withdrew = BUMPER_SUCCESS.withdrew(formatBnb(answer.amount), receiverAddress);
-      if (answer.unsold.length === 0) succeed(withdrew);
+      const text = bumperWithdrawalText(
+        BUMPER_SUCCESS.withdrew(formatBnb(answer.amount), receiverAddress),
+        answer.unsold,
+      );
+      if (answer.unsold.length === 0) succeed(text);
       else {
         // Said as plainly as a failure: tokens are still in those wallets.
-        const text = [
-          withdrew,
-          ...answer.unsold.map((u) => bumperUnsoldText(u.wallet, u.reason)),
-        ].join(". ");
         toast.error(text);
         setBanner({ kind: "error", text });
       }
