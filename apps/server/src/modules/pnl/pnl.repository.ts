@@ -124,8 +124,8 @@ export class PnlRepository {
           and (lower(dr.deployer_address) = lower(c."to") or exists (
             select 1 from jsonb_array_elements(dr.wallet_config->'wallets') w
               where lower(w->>'address') = lower(c."to")))
-          and not exists (
-            select 1 from pnl_ledger p where p.tx_hash = c.tx_hash and p.kind = 'funding')
+          and not exists (select 1 from pnl_ledger p
+            where p.token = lower(l.token_address) and p.tx_hash = c.tx_hash and p.kind = 'funding')
       order by block`);
     return (rows as Array<Record<string, unknown>>).map((row): PendingWork => {
       if (row.type === "funding")
