@@ -303,6 +303,23 @@ export const chainTxs = pgTable(
   ],
 );
 
+/**
+ * Keys a transaction was recorded under before the one it has now. A dropped transaction that
+ * a later request or attempt signs again byte for byte (same nonce, call and price) is
+ * recorded again under the new key (its hash is unique); its earlier key stays here, so the
+ * request that recorded it first still finds it, whatever became of it since.
+ */
+export const chainTxFormerKeys = pgTable(
+  "chain_tx_former_keys",
+  {
+    key: text("key").primaryKey(),
+    txId: uuid("tx_id")
+      .notNull()
+      .references(() => chainTxs.id),
+  },
+  (table) => [index("chain_tx_former_keys_tx_idx").on(table.txId)],
+);
+
 /** How far a block scanner has read: the first block not yet scanned, per scanner. */
 export const chainCursors = pgTable("chain_cursors", {
   name: text("name").primaryKey(),

@@ -130,6 +130,8 @@ export class BundleSells {
     });
     for (const { address, approval, sale } of replays)
       outcomes.set(address, replayedSell(approval, sale));
+    for (const [address, { waits }] of attempts)
+      if (waits) outcomes.set(address, { ...failed(address, waits, route), held: true });
     const tip = this.options.tip ?? DEFAULT_SELL_TIP;
     const bnbOf = (wallet: Address) =>
       holdings.holdings.find((h) => h.address.toLowerCase() === wallet.toLowerCase())?.bnb ?? 0n;
@@ -185,9 +187,12 @@ export class BundleSells {
         gasPrice: prepared.gasPrice,
       };
       const intents: TxIntent[] = [];
+      // After attempts that can no longer land through their bundle: checked against each.
+      const retries = attempts.get(sell.address)?.retries;
       if (sell.approval)
         intents.push({
           ...common,
+          ...(retries?.approve ? { retries: retries.approve } : {}),
           key: keyOf(sell.address, "approve"),
           purpose: "bundle-approve",
           ...sell.approval.request,
@@ -196,6 +201,7 @@ export class BundleSells {
         });
       intents.push({
         ...common,
+        ...(retries ? { retries: retries.sell } : {}),
         key: keyOf(sell.address, "sell"),
         purpose: "bundle-sell",
         ...sell.sale.request,

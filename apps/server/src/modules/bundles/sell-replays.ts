@@ -21,6 +21,14 @@ export interface SellAttempt {
   approval?: TxRow;
   /** Present when the attempt was recorded: the request answers it again. */
   sale?: TxRow;
+  /**
+   * A new attempt after earlier ones that can no longer land through their bundle: the keys
+   * of the last one's steps, which the new ones retry (the transaction manager checks every
+   * attempt before them and signs at the nonce of one that may still land).
+   */
+  retries?: { approve?: string; sell: string };
+  /** Why no attempt may be made now (an earlier one's fate is not known yet). */
+  waits?: string;
 }
 
 /** A bundle's sale that can no longer land: its window passed, or its nonce went to another. */
@@ -57,6 +65,14 @@ export async function latestAttempts(
   return attempts;
 }
 
+/**
+ * Each wallet's attempts at a request's sell, found by the request whatever key they were last
+ * recorded under (the transaction manager answers a transaction signed again for a later key
+ * under its earlier one too). The latest is answered unless it can no longer land through its
+ * bundle; then a new attempt is made only once the fate of every earlier one is known: one
+ * that landed after all is the request's sale (recorded mined now), and one whose nonce was
+ * used only in the last blocks makes the request wait.
+ */
 async function readAttempts(
   txm: TxManager,
   bases: Map<Address, string>,
@@ -66,25 +82,81 @@ async function readAttempts(
   );
   const byKey = new Map(firsts.map((row) => [row.key, row]));
   const attempts = new Map<Address, SellAttempt>();
+  /** Wallets whose every attempt ended: their attempts' sales, first to last. */
+  const over: Array<{ wallet: Address; base: string; sales: TxRow[] }> = [];
   for (const [wallet, base] of bases) {
-    const sale = byKey.get(sellKey(base, 0, "sell"));
-    if (!sale || !ended(sale)) {
-      attempts.set(wallet, { attempt: 0, approval: byKey.get(sellKey(base, 0, "approve")), sale });
+    const first = byKey.get(sellKey(base, 0, "sell"));
+    if (!first || !ended(first)) {
+      attempts.set(wallet, {
+        attempt: 0,
+        approval: byKey.get(sellKey(base, 0, "approve")),
+        sale: first,
+      });
       continue;
     }
     // Rare: only after a bundle that did not land.
-    const later = new Map((await txm.byKeyPrefix(`${base}~`)).map((row) => [row.key, row]));
-    let attempt = 1;
-    while (later.has(sellKey(base, attempt + 1, "sell"))) attempt += 1;
-    const last = later.get(sellKey(base, attempt, "sell"));
-    attempts.set(
+    const steps = new Map((await txm.byKeyPrefix(`${base}~`)).map((row) => [row.key, row]));
+    for (const row of [first, byKey.get(sellKey(base, 0, "approve"))])
+      if (row) steps.set(row.key, row);
+    let last = 0;
+    while (steps.has(sellKey(base, last + 1, "sell"))) last += 1;
+    const step = (n: number, kind: Step) => steps.get(sellKey(base, n, kind));
+    const sale = step(last, "sell") as TxRow;
+    if (!ended(sale)) {
+      attempts.set(wallet, { attempt: last, approval: step(last, "approve"), sale });
+      continue;
+    }
+    attempts.set(wallet, {
+      attempt: last + 1,
+      retries: {
+        sell: sellKey(base, last, "sell"),
+        ...(step(last, "approve") ? { approve: sellKey(base, last, "approve") } : {}),
+      },
+    });
+    over.push({
       wallet,
-      last && !ended(last)
-        ? { attempt, approval: later.get(sellKey(base, attempt, "approve")), sale: last }
-        : { attempt: last ? attempt + 1 : attempt },
-    );
+      base,
+      sales: Array.from({ length: last + 1 }, (_, n) => step(n, "sell") as TxRow),
+    });
   }
+  if (over.length > 0) await settleEarlier(txm, over, attempts);
   return attempts;
+}
+
+/**
+ * Before a new attempt: the fate of every earlier one. One that landed after all (a bundle
+ * row dropped on a read that missed it, or its transaction sent on by someone after its
+ * window) is the request's sale, recorded mined now; one whose nonce was used only in the
+ * last blocks, or whose fate the node cannot tell, makes the wallet wait.
+ */
+async function settleEarlier(
+  txm: TxManager,
+  over: Array<{ wallet: Address; base: string; sales: TxRow[] }>,
+  attempts: Map<Address, SellAttempt>,
+): Promise<void> {
+  const fates = await txm.fates(over.flatMap((o) => o.sales)).catch(() => null);
+  let i = 0;
+  for (const { wallet, base, sales } of over) {
+    const own = fates?.slice(i, i + sales.length);
+    i += sales.length;
+    const landed = own?.indexOf("landed") ?? -1;
+    if (landed >= 0) {
+      await txm.adoptLanded([sales[landed] as TxRow]);
+      const [approval, sale] = await txm
+        .find([sellKey(base, landed, "approve"), sellKey(base, landed, "sell")])
+        .then((rows) => [
+          rows.find((row) => row.key === sellKey(base, landed, "approve")),
+          rows.find((row) => row.key === sellKey(base, landed, "sell")),
+        ]);
+      attempts.set(wallet, { attempt: landed, approval, sale: sale ?? (sales[landed] as TxRow) });
+    } else if (!own || own.includes("settling"))
+      attempts.set(wallet, {
+        attempt: 0,
+        waits: !own
+          ? `what became of an earlier sale of wallet ${wallet} could not be read: try again in a few blocks`
+          : `the nonce of an earlier sale of wallet ${wallet} was used in the last blocks: try again in a few blocks`,
+      });
+  }
 }
 
 /**

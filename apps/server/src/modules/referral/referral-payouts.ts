@@ -135,6 +135,6 @@ export class ReferralPayouts {
     if (attempts.some((t) => t.status === "mined")) return "landed";
     const fates = await this.txm.fates(attempts.filter((t) => t.status === "dropped"));
     if (fates.includes("landed")) return "landed";
-    return fates.includes("may land") ? "may land" : null;
+    return fates.includes("may land") || fates.includes("settling") ? "may land" : null;
   }
 }

@@ -12,7 +12,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { chainTxs, type TX_STATUSES } from "../../db/schema.ts";
+import { chainTxFormerKeys, chainTxs, type TX_STATUSES } from "../../db/schema.ts";
 
 export type TxRow = typeof chainTxs.$inferSelect;
 /**
@@ -74,9 +74,20 @@ export class TransactionsRepository {
     });
   }
 
+  /**
+   * The transactions recorded under `keys`, each answered under the key asked: a key a
+   * transaction was recorded under before it was signed again for another key
+   * (`retakeDropped`) finds it as well, so a request always finds what it recorded.
+   */
   async byKeys(keys: string[], tx: DbOrTx = this.db): Promise<TxRow[]> {
     if (keys.length === 0) return [];
-    return tx.select().from(chainTxs).where(inArray(chainTxs.key, keys));
+    const current = await tx.select().from(chainTxs).where(inArray(chainTxs.key, keys));
+    const former = await tx
+      .select({ row: chainTxs, key: chainTxFormerKeys.key })
+      .from(chainTxFormerKeys)
+      .innerJoin(chainTxs, eq(chainTxs.id, chainTxFormerKeys.txId))
+      .where(inArray(chainTxFormerKeys.key, keys));
+    return [...current, ...former.map(({ row, key }) => ({ ...row, key }))];
   }
 
   /**
@@ -98,13 +109,26 @@ export class TransactionsRepository {
     return attempts;
   }
 
-  /** Every transaction whose key starts with one of `prefixes`. */
+  /**
+   * Every transaction recorded under a key that starts with `prefix`, now or before it was
+   * signed again for another key (answered under that earlier key, as `byKeys` does).
+   */
   async byKeyPrefix(prefix: string): Promise<TxRow[]> {
-    return this.db
+    const pattern = `${prefix.replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
+    const current = await this.db
       .select()
       .from(chainTxs)
-      .where(like(chainTxs.key, `${prefix.replaceAll("%", "\\%").replaceAll("_", "\\_")}%`))
+      .where(like(chainTxs.key, pattern))
       .orderBy(asc(chainTxs.createdAt), asc(chainTxs.nonce));
+    const former = await this.db
+      .select({ row: chainTxs, key: chainTxFormerKeys.key })
+      .from(chainTxFormerKeys)
+      .innerJoin(chainTxs, eq(chainTxs.id, chainTxFormerKeys.txId))
+      .where(like(chainTxFormerKeys.key, pattern));
+    if (former.length === 0) return current;
+    return [...current, ...former.map(({ row, key }) => ({ ...row, key }))].sort(
+      (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.nonce - b.nonce,
+    );
   }
 
   async bySubjects(subjects: string[]): Promise<TxSummary[]> {
@@ -214,10 +238,21 @@ export class TransactionsRepository {
 
   /**
    * Records `row` on the dropped row holding the very same signed transaction (same hash), as
-   * if it were new: its key, owner, window and status now the new record's. Answers nothing
-   * when no dropped row holds that hash.
+   * if it were new: its key, owner, window and status now the new record's, its earlier key
+   * kept as a former key (`byKeys` finds it by either). Answers nothing when no dropped row
+   * holds that hash.
    */
   async retakeDropped(tx: DbOrTx, row: NewTxRow): Promise<TxRow | undefined> {
+    const [before] = await tx
+      .select({ id: chainTxs.id, key: chainTxs.key })
+      .from(chainTxs)
+      .where(and(eq(chainTxs.txHash, row.txHash), eq(chainTxs.status, "dropped")));
+    if (!before) return undefined;
+    if (before.key !== row.key)
+      await tx
+        .insert(chainTxFormerKeys)
+        .values({ key: before.key, txId: before.id })
+        .onConflictDoNothing();
     const [taken] = await tx
       .update(chainTxs)
       .set({

@@ -175,7 +175,7 @@ describe("the transaction manager", () => {
     }
   });
 
-  it("records a retry that is byte for byte its dropped attempt on that attempt's row, under the new key, and sends it", async () => {
+  it("records a retry that is byte for byte its dropped attempt on that attempt's row, under the new key, and sends it; the first key still finds it", async () => {
     const to = fresh();
     const { txm, account, first, row } = await droppedTransfer(to);
     const retry = {
@@ -187,7 +187,8 @@ describe("the transaction manager", () => {
     expect(retaken?.txHash).toBe(row?.txHash);
     expect(retaken?.id).toBe(row?.id);
     expect((await txm.waitFinal([retry.key], { pollMs: 200 }))[0]?.status).toBe("mined");
-    expect(await txm.find([first.key])).toEqual([]);
+    const [under] = await txm.find([first.key]);
+    expect([under?.id, under?.key, under?.status]).toEqual([row?.id, first.key, "mined"]);
     expect(await balance(to)).toBe(1000n);
   });
 });

@@ -11,11 +11,12 @@ import {
   type TxSummary,
 } from "./transactions.repository.ts";
 import { broadcast } from "./tx-broadcast.ts";
-import type { TxContext } from "./tx-context.ts";
-import { fatesOf, retryNonces } from "./tx-fates.ts";
+import type { Receipt, TxContext } from "./tx-context.ts";
+import { type Fate, fatesOf, retryNonces } from "./tx-fates.ts";
 import type { BundleTx, BusyGuard, TxIntent } from "./tx-intent.ts";
 import { reconcilePass } from "./tx-reconcile.ts";
 import { pendingNonces, recordBundle, recordIntents } from "./tx-record.ts";
+import { landedAfterDrop } from "./tx-unmined.ts";
 
 // What callers hand the manager, defined beside the parts that read it.
 export {
@@ -103,15 +104,17 @@ export class TxManager {
    * `sendUnlessBusy` for a bundle: each new intent's nonce reserved, signed and recorded with
    * `validUntilBlock` under its sender's lock, never broadcast. The caller submits `created`
    * (what this call recorded; rows an earlier identical call recorded are its to submit) to
-   * the builders; each ends mined, or dropped once the chain passes `validUntilBlock`.
+   * the builders; each ends mined, or dropped once the chain passes `validUntilBlock`. An
+   * intent may retry an earlier attempt (`retries`: a sale sent again after its bundle was
+   * dropped), checked as any retry is.
    */
   async recordBundleUnlessBusy(
     intents: TxIntent[],
     guard: BusyGuard,
     validUntilBlock: bigint,
   ): Promise<{ rows: TxRow[]; created: TxRow[]; busy: Map<Address, OpenTx> }> {
-    if (intents.some((i) => i.after !== undefined || i.retries !== undefined))
-      throw new Error("a bundle's transactions neither wait for others nor retry them");
+    if (intents.some((i) => i.after !== undefined))
+      throw new Error("a bundle's transactions do not wait for others");
     const { rows, created, busy } = await this.record(intents, guard, validUntilBlock);
     return { rows: rows.filter((row): row is TxRow => row !== undefined), created, busy };
   }
@@ -277,16 +280,39 @@ export class TxManager {
   }
 
   /**
+   * Of these dropped transactions, those that landed after all (a receipt now) are recorded
+   * mined (or reverted) from now on; answers the rows moved. A bundle's dropped transaction is
+   * not watched by the reconcile (it was never broadcast): a caller that finds one landed
+   * (`fates`) records it here before it acts on it.
+   */
+  async adoptLanded(rows: Array<Pick<TxRow, "txHash">>): Promise<TxRow[]> {
+    const dropped = (await this.repo.byHashes(rows.map((row) => row.txHash))).filter(
+      (row) => row.status === "dropped",
+    );
+    if (dropped.length === 0) return [];
+    const answers = await rpcBatch<Receipt | null>(
+      this.chain.rpcUrl,
+      dropped.map((row) => ({ method: "eth_getTransactionReceipt", params: [row.txHash] })),
+    );
+    return landedAfterDrop(
+      this.ctx,
+      dropped.flatMap((row, i) => {
+        const receipt = answers[i]?.result;
+        return receipt ? [{ row, receipt }] : [];
+      }),
+    );
+  }
+
+  /**
    * What can still become of final transactions that were not mined: "landed" (a receipt:
    * mined after all, before a reconcile recorded it), "may land" (its nonce still unused: a
-   * pool may hold it; or used by another only in the last blocks, not settled yet), or "never"
-   * (it reverted, or its nonce went to another, settled). Throws when the node cannot say.
+   * pool or a builder may hold it), "settling" (its nonce used by another only in the last
+   * blocks: decided later) or "never" (it reverted, or its nonce went to another, settled).
+   * Throws when the node cannot say.
    */
   async fates(
     rows: Array<Pick<TxSummary, "key" | "txHash" | "from" | "nonce" | "status">>,
-  ): Promise<Array<"landed" | "may land" | "never">> {
-    return (await fatesOf(this.chain.rpcUrl, rows)).map((fate) =>
-      fate === "settling" ? "may land" : fate,
-    );
+  ): Promise<Fate[]> {
+    return fatesOf(this.chain.rpcUrl, rows);
   }
 }
