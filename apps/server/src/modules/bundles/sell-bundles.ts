@@ -1,6 +1,7 @@
 import { type PreparedSell, rpcBatch, submitBundle, TRANSFER_GAS } from "@bundler/chain";
 import type { Address, Hex, LocalAccount } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import type { OpenTx, TxRow } from "../transactions/transactions.repository.ts";
 import type { BusyGuard, TxIntent, TxManager } from "../transactions/tx-manager.ts";
 import { refusalWords, type SaleFloor, tipShortfallWords } from "./sell-words.ts";
@@ -127,6 +128,9 @@ export async function sendSellBundles(
     signed.filter((bundle) => bundle.length > 0),
     { gasPrice, slippageBps, maxBlockNumber, noteRefusals: true },
   );
+  // A crash here: the bundles went out and the caller never heard. The same request again
+  // answers them (or, once they can no longer land, sells as a new attempt).
+  await failpoint("sell.submitted");
   for (const [wallet, reason] of submitted.failed) result.failed.set(wallet, reason);
   result.bundles = submitted.bundles;
   return result;
