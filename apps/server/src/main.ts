@@ -116,6 +116,7 @@ const main = async () => {
       databaseExisted,
       builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
       builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
+      builderPort: env.LOCAL_BUILDER_PORT,
       graduationFunds: parseEther(env.GRADUATION_BNB),
     }).catch(async (error: Error) => {
       await database.close();
@@ -124,7 +125,8 @@ const main = async () => {
         `${error.message} (is another copy running? set ANVIL_PORT to use another port)`,
       );
     });
-    rpcUrl = localChain.builderUrl;
+    // LOCAL_RPC_URL stands in front of the builder for every read and transaction.
+    rpcUrl = env.LOCAL_RPC_URL ?? localChain.builderUrl;
     if (localChain.graduationFunds !== parseEther(env.GRADUATION_BNB))
       say(
         `GRADUATION_BNB=${env.GRADUATION_BNB} is not used: the local launchpad was deployed with ${formatEther(localChain.graduationFunds)} BNB (delete ${dataDir} to deploy again).`,
@@ -133,7 +135,7 @@ const main = async () => {
   if (!rpcUrl) throw new ConfigError(`RPC_URL is required for CHAIN=${env.CHAIN}`);
 
   const chain: ChainContext = localChain
-    ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS)
+    ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS, rpcUrl)
     : remoteChainContext(profile, rpcUrl, remoteBuilders(env), env.FOUR_MEME_API_URL);
 
   let watcher: ReturnType<typeof watchBlocks> | undefined;
@@ -236,6 +238,10 @@ const main = async () => {
     banner.push(
       `  local chain${owner}: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
     );
+    if (env.LOCAL_RPC_URL)
+      banner.push(
+        `  reads and transactions through LOCAL_RPC_URL (${displayUrl(env.LOCAL_RPC_URL)})`,
+      );
     if (database.kind === "postgres" && !owner)
       banner.push(
         `  more processes on this chain: LOCAL_BUILDER_URL=${localChain.builderUrl} (same DATA_DIR and DATABASE_URL)`,

@@ -83,6 +83,32 @@ describe("parseEnv", () => {
     ).toMatch(/LOCAL_BUILDER_URL=.*: LOCAL_BUILDER_URL is for CHAIN=local only$/);
   });
 
+  it("takes LOCAL_RPC_URL and LOCAL_BUILDER_PORT only for a local chain the process starts", () => {
+    const front = { LOCAL_RPC_URL: "http://127.0.0.1:40124", LOCAL_BUILDER_PORT: "40125" };
+    const env = parseEnv(front);
+    expect(env.LOCAL_RPC_URL).toBe("http://127.0.0.1:40124");
+    expect(env.LOCAL_BUILDER_PORT).toBe(40125);
+    expect(parseEnv({}).LOCAL_BUILDER_PORT).toBe(0);
+    expect(problemsOf({ ...front, RPC_URL: "http://127.0.0.1:8545" })).toMatch(
+      /LOCAL_RPC_URL=.*: LOCAL_RPC_URL is for a local chain this process starts: not with RPC_URL or LOCAL_BUILDER_URL$/,
+    );
+    expect(
+      problemsOf({
+        ...front,
+        DATABASE_URL: "postgres://db.example/app",
+        LOCAL_BUILDER_URL: "http://127.0.0.1:40123",
+      }),
+    ).toMatch(/LOCAL_RPC_URL is for a local chain this process starts/);
+    expect(
+      problemsOf({
+        ...front,
+        CHAIN: "bsc",
+        MASTER_KEY: "a".repeat(64),
+        TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      }),
+    ).toMatch(/LOCAL_RPC_URL is for a local chain this process starts/);
+  });
+
   it("refuses both MASTER_KEY and MASTER_KEY_FILE", () => {
     expect(() => parseEnv({ MASTER_KEY: "a".repeat(64), MASTER_KEY_FILE: "/k" })).toThrow(
       /MASTER_KEY: set MASTER_KEY or MASTER_KEY_FILE, not both/,

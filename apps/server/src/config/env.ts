@@ -116,6 +116,15 @@ const fields = z.object({
    * `chain/deployment.json`), same master key, same DATABASE_URL.
    */
   LOCAL_BUILDER_URL: url(["http:", "https:"]).optional(),
+  /** The dev builder's port on a local chain this process starts; 0 picks a free one. */
+  LOCAL_BUILDER_PORT: int(0).pipe(z.number().max(65535)),
+  /**
+   * A JSON-RPC endpoint in front of the local chain's dev builder that this process reads the
+   * chain through and sends its transactions to, instead of the builder itself (bundles still go
+   * to the builder): the reliability run's unreliable RPC, a proxy that answers like a public
+   * load-balanced node (apps/server/src/test/unreliable-rpc.ts).
+   */
+  LOCAL_RPC_URL: url(["http:", "https:"]).optional(),
   /** NodeReal's bundle endpoint with its key: adds NodeReal to BSC's builders. */
   NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
   /** Bundle size caps for your builder tiers off the local chain. */
@@ -268,6 +277,16 @@ const envSchema = fields
     path: ["LOCAL_BUILDER_URL"],
     when: () => true,
   })
+  .refine(
+    (env) =>
+      !env.LOCAL_RPC_URL || (env.CHAIN === "local" && !env.RPC_URL && !env.LOCAL_BUILDER_URL),
+    {
+      message:
+        "LOCAL_RPC_URL is for a local chain this process starts: not with RPC_URL or LOCAL_BUILDER_URL",
+      path: ["LOCAL_RPC_URL"],
+      when: (payload) => chainOnly.safeParse(payload.value).success,
+    },
+  )
   .refine((env) => !env.LOCAL_BUILDER_URL || env.DATABASE_URL !== undefined, {
     message:
       "LOCAL_BUILDER_URL is for more server processes on one Postgres: set DATABASE_URL too (the embedded database belongs to one process)",

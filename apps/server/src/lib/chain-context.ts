@@ -62,20 +62,23 @@ export const DEFAULT_CURVE: Omit<CurveState, "offers"> = {
 /**
  * The local profile's context: our launchpad, our dev builder, our launch signer. Every call
  * goes through the dev builder (it passes reads to anvil), so the server's own transfers wait
- * for a bundle being mined instead of slipping into its block.
+ * for a bundle being mined instead of slipping into its block. `rpcUrl` (LOCAL_RPC_URL) puts
+ * an endpoint in front of the builder for reads and transactions, as a public node stands in
+ * front of BSC; bundles still go to the builder.
  */
 export const localChainContext = (
   profile: ChainProfile,
   local: Pick<LocalChain, "builderUrl" | "contracts" | "launchSignerKey" | "graduationFunds">,
   builderMaxTxs: number,
+  rpcUrl: string = local.builderUrl,
 ): ChainContext => {
   const client = createPublicClient({
-    transport: rpcTransport(local.builderUrl),
+    transport: rpcTransport(rpcUrl),
     cacheTime: 0,
   }) as PublicClient;
   return {
     profile,
-    rpcUrl: local.builderUrl,
+    rpcUrl,
     chainId: profile.chainId,
     client,
     reads: blockCacheFor(client),

@@ -94,6 +94,8 @@ export const startLocalChain = async (options: {
   databaseExisted: boolean;
   builderMaxTxs: number;
   builderMinTip: bigint;
+  /** The dev builder's port (0: a free one). */
+  builderPort?: number;
   /** Used when deploying; a chain already deployed keeps the value it recorded. */
   graduationFunds: bigint;
 }): Promise<LocalChain> => {
@@ -141,6 +143,7 @@ export const startLocalChain = async (options: {
       minTip: options.builderMinTip,
       maxTxs: options.builderMaxTxs,
       blockTime: options.blockTime,
+      port: options.builderPort ?? 0,
     });
     const running = { anvil, builder };
     return localChainOf(

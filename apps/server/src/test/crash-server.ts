@@ -27,6 +27,7 @@ export const crashServer = (
   let dataDir = "";
   let port = 0;
   let anvilPort = 0;
+  let builderPort = 0;
   let server: ServerProcess | undefined;
   const chain = anvilAt(() => anvilPort);
   const running = () => {
@@ -43,13 +44,18 @@ export const crashServer = (
     get dataDir() {
       return dataDir;
     },
+    /**
+     * The dev builder's URL (it moves at every start, as the chain does): what an RPC in front
+     * of the server's chain (LOCAL_RPC_URL, `startUnreliableRpc`) passes calls on to.
+     */
+    builderUrl: () => `http://127.0.0.1:${builderPort}`,
     /** Every contract address the server deployed on its chain (its recorded deployment). */
     contracts(): Address[] {
       const deployment = readFileSync(path.join(dataDir, "chain", "deployment.json"), "utf8");
       return [...new Set(deployment.match(/0x[0-9a-fA-F]{40}/g) ?? [])] as Address[];
     },
     /**
-     * Starts the server (its chain on a fresh port: the last one may linger). Its first start
+     * Starts the server (its chain and builder on fresh ports: the last ones may linger). Its first start
      * begins from a copy of the template data dir (server-template.ts) unless `env` names a
      * MASTER_KEY, which a test gives to watch a real first start.
      */
@@ -78,8 +84,10 @@ export const crashServer = (
         if (copied) server.key = copied;
       }
       anvilPort = await getFreePort();
+      builderPort = await getFreePort();
       await server.start({
         ANVIL_PORT: String(anvilPort),
+        LOCAL_BUILDER_PORT: String(builderPort),
         ...(failpoints ? { FAILPOINTS: failpoints } : {}),
       });
     },
