@@ -13,6 +13,12 @@ export interface UnreliableRpcOptions {
   seed: number;
   /** Each call is answered by a node 0 to `maxLag` blocks behind the head (default 3). */
   maxLag?: number;
+  /**
+   * The lag of the node that answers a call of `method`, given the one drawn (default: the one
+   * drawn): a test that needs one adversary (the head from a node ahead, receipts and nonces
+   * from one behind) says so here.
+   */
+  lagOf?: (method: string, drawn: number) => number;
   /** The share of answers dropped (default 0.03), after the call reached the node behind. */
   dropRate?: number;
   /** How drops go, one drawn per drop (default both, as public endpoints do both). */
@@ -277,7 +283,10 @@ export const startUnreliableRpc = async (options: UnreliableRpcOptions) => {
     // Drawn at arrival, in order: the same seed and order of requests draw the same faults.
     const drop = random() < dropRate ? (drops[Math.floor(random() * drops.length)] as Drop) : null;
     const delay = delayMs(random());
-    const lags = calls.map(() => Math.floor(random() * (maxLag + 1)));
+    const lags = calls.map((call) => {
+      const drawn = Math.floor(random() * (maxLag + 1));
+      return options.lagOf ? options.lagOf(String(call.method), drawn) : drawn;
+    });
     stats.lagging += lags.filter((lag) => lag > 0).length;
     let text: string;
     try {

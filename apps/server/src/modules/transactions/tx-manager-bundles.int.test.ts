@@ -1,11 +1,12 @@
 import { type Hex, parseEther } from "viem";
 import { describe, expect, it } from "vitest";
+import { startUnreliableRpc } from "../../test/unreliable-rpc.ts";
 import { fresh, useTxManagerTestbed } from "./tx-manager.test-support.ts";
 
 // A bundle's transactions recorded from intents (the wallet manager's sells): nonces, busy
 // senders and keys as `sendUnlessBusy` has them, but never broadcast.
 const ctx = useTxManagerTestbed();
-const { manager, funded, transfer } = ctx;
+const { manager, funded, transfer, rows } = ctx;
 
 describe("the transaction manager's bundle recording", () => {
   it("reserves consecutive nonces and signs, never broadcasting", async () => {
@@ -80,5 +81,43 @@ describe("the transaction manager's bundle recording", () => {
     expect(done?.error).toBe(
       `the bundle was not included by block ${head + 1n}: no builder took the bundle: builder local refused`,
     );
+  });
+
+  it("keeps a bundle transaction that landed in its window's last block when a node behind answers its receipt and nonce", async () => {
+    const account = await funded();
+    const intent = transfer(account, fresh(), 1000n);
+    // The head from a node up to date, receipts and nonces from one three blocks behind.
+    const rpc = await startUnreliableRpc({
+      upstream: () => ctx.testChain.chain.rpcUrl,
+      seed: 1,
+      dropRate: 0,
+      delayMs: () => 0,
+      lagOf: (method) => (method === "eth_blockNumber" ? 0 : 3),
+    });
+    await ctx.testChain.setBlockTime(0);
+    try {
+      const txm = manager({}, rpc.url);
+      const head = await ctx.testChain.chain.client.getBlockNumber();
+      const { created } = await txm.recordBundleUnlessBusy(
+        [intent],
+        { ownKeys: new Set([intent.key]), minedNonces: new Map() },
+        head + 1n,
+      );
+      // A builder puts it in the window's last block.
+      await ctx.testChain.rpc("eth_sendRawTransaction", [created[0]?.rawTx]);
+      await ctx.testChain.mine();
+      await ctx.testChain.mine();
+      await txm.reconcile();
+      expect((await rows.byKeys([intent.key]))[0]?.status).toBe("signed");
+      for (let i = 0; i < 5; i++) await ctx.testChain.mine();
+      await txm.reconcile();
+      expect((await rows.byKeys([intent.key]))[0]).toMatchObject({
+        status: "mined",
+        blockNumber: head + 1n,
+      });
+    } finally {
+      await ctx.testChain.setBlockTime();
+      await rpc.close();
+    }
   });
 });

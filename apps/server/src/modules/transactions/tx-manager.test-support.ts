@@ -37,8 +37,13 @@ export const useTxManagerTestbed = () => {
   const rows = {
     byKeys: (keys: string[]) => new TransactionsRepository(database.db).byKeys(keys),
   };
-  const manager = (options: ConstructorParameters<typeof TxManager>[2] = {}) =>
-    new TxManager(new TransactionsRepository(database.db), testChain.chain, options);
+  /** A manager on the test chain, or reading it through `rpcUrl` (a proxy in front of it). */
+  const manager = (options: ConstructorParameters<typeof TxManager>[2] = {}, rpcUrl?: string) =>
+    new TxManager(
+      new TransactionsRepository(database.db),
+      rpcUrl ? { ...testChain.chain, rpcUrl } : testChain.chain,
+      options,
+    );
 
   const funded = async (bnb = "1") => {
     const account = privateKeyToAccount(generatePrivateKey());

@@ -8,7 +8,13 @@ import {
 } from "./transactions.repository.ts";
 import { broadcast } from "./tx-broadcast.ts";
 import type { Receipt, TxContext } from "./tx-context.ts";
-import { confirmReplaced, dropStale, isConfirmed, landedAfterDrop } from "./tx-unmined.ts";
+import {
+  confirmOutOfWindow,
+  confirmReplaced,
+  dropStale,
+  isConfirmed,
+  landedAfterDrop,
+} from "./tx-unmined.ts";
 
 /**
  * One pass over every open transaction: receipts, nonces and the head in one batch; mined and
@@ -79,6 +85,8 @@ export async function reconcilePass(
   const stale: OpenTx[] = [];
   const orphaned: OpenTx[] = [];
   const rebroadcast: OpenTx[] = [];
+  /** Bundle transactions the first read says were not included by the end of their window. */
+  const outOfWindow: OpenTx[] = [];
   const awaited = await awaitedStates(repo, [...open, ...held], open, answers.slice(1));
   for (const row of held) {
     const state = awaited.get(row.afterId as string);
@@ -107,11 +115,7 @@ export async function reconcilePass(
       continue;
     }
     if (row.validUntilBlock !== null) {
-      if (head > row.validUntilBlock)
-        await finish([row], {
-          status: "dropped",
-          error: `the bundle was not included by block ${row.validUntilBlock}${row.error ? `: ${row.error}` : ""}`,
-        });
+      if (head > row.validUntilBlock) outOfWindow.push(row);
       continue;
     }
     const age = Date.now() - row.createdAt.getTime();
@@ -123,6 +127,12 @@ export async function reconcilePass(
     )
       rebroadcast.push(row);
   }
+
+  for (const row of await confirmOutOfWindow(chain.rpcUrl, outOfWindow))
+    await finish([row], {
+      status: "dropped",
+      error: `the bundle was not included by block ${row.validUntilBlock}${row.error ? `: ${row.error}` : ""}`,
+    });
 
   const landed: Array<{ row: OpenTx; receipt: Receipt }> = [];
   const reused: OpenTx[] = [];

@@ -60,6 +60,31 @@ export async function confirmReplaced(
 }
 
 /**
+ * Of bundle transactions a first read found without a receipt and with their nonce unused
+ * while the head was past their window, those a second read proves were not included by the
+ * window's last block: the sender's nonce read at that very block (`validUntilBlock`) is still
+ * theirs. "Dropped" lets the same request sell again, so it is never concluded from one read:
+ * behind a load-balanced endpoint the head can come from a node ahead of the one that answered
+ * the receipt and the nonce, and a bundle that landed would look dropped. A nonce read at a
+ * fixed block means the same on every node that has the block; a node that has not reached it
+ * answers an error, and the next pass decides.
+ */
+export async function confirmOutOfWindow(rpcUrl: string, candidates: OpenTx[]): Promise<OpenTx[]> {
+  if (candidates.length === 0) return [];
+  const answers = await rpcBatch<Hex>(
+    rpcUrl,
+    candidates.map((row) => ({
+      method: "eth_getTransactionCount",
+      params: [row.from, `0x${(row.validUntilBlock as bigint).toString(16)}`],
+    })),
+  ).catch(() => []);
+  return candidates.filter((row, i) => {
+    const count = answers[i]?.result;
+    return count !== undefined && !answers[i]?.error && Number(BigInt(count)) <= row.nonce;
+  });
+}
+
+/**
  * Past `dropAfterMs` (or waiting for one that failed): a transaction the node still holds can
  * land, so it stays open (and is rebroadcast); one it does not hold is dropped, and `why`
  * says why.
