@@ -8,6 +8,7 @@ import {
 } from "./api/admin.ts";
 import { auditLogRoute } from "./api/admin-audit.ts";
 import { adminClaimsRoute, completeClaimRoute, rejectClaimRoute } from "./api/admin-claims.ts";
+import { adminPreflightRoute } from "./api/admin-preflight.ts";
 import {
   accountKeysRoute,
   accountRoute,
@@ -109,6 +110,7 @@ export const ROUTES: readonly RouteDef[] = [
   updateUserActiveRoute,
   draftPaymentKeyRoute,
   adminStatsRoute,
+  adminPreflightRoute,
   generateFreeKeyRoute,
   validateKeyRoute,
   startKeyPaymentRoute,

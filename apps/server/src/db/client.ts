@@ -1,6 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -133,6 +134,23 @@ const pgLocks = (connectionString: string) => {
 };
 
 const migrationsFolder = path.join(SERVER_ROOT, "drizzle");
+
+/**
+ * How many migrations this version has and how many the database holds as applied (drizzle's
+ * `drizzle.__drizzle_migrations`): more applied than known means a newer version migrated it.
+ */
+export const migrationState = async (db: Db): Promise<{ known: number; applied: number }> => {
+  const journal = JSON.parse(
+    readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8"),
+  ) as { entries: unknown[] };
+  const { rows } = await db.execute(
+    sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+  );
+  return {
+    known: journal.entries.length,
+    applied: Number((rows[0] as { applied: number }).applied),
+  };
+};
 
 /**
  * Opens Postgres when `databaseUrl` is set, otherwise the embedded PGlite in

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { addressOfKey } from "@bundler/chain";
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
 import type { Db, Tx } from "../db/client.ts";
 import { walletKeys } from "../db/schema.ts";
@@ -246,6 +246,22 @@ export class KeyVault {
       deleted += gone.length;
     }
     return deleted;
+  }
+
+  /**
+   * Whether the master key opens what is stored: the newest stored key opened and checked to be
+   * the key of its address (`null` when nothing is stored yet). Throws, with the reason, when it
+   * does not open.
+   */
+  async openNewest(): Promise<{ address: string; matches: boolean } | null> {
+    const [row] = await this.db
+      .select()
+      .from(walletKeys)
+      .orderBy(desc(walletKeys.createdAt))
+      .limit(1);
+    if (!row) return null;
+    const key = this.open(row.address, row.purpose, row);
+    return { address: row.address, matches: addressOfKey(key).toLowerCase() === row.address.toLowerCase() };
   }
 
   /** One key by address and purpose, or undefined (read inside `tx` when given). */
