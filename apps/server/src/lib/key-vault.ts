@@ -261,7 +261,10 @@ export class KeyVault {
       .limit(1);
     if (!row) return null;
     const key = this.open(row.address, row.purpose, row);
-    return { address: row.address, matches: addressOfKey(key).toLowerCase() === row.address.toLowerCase() };
+    return {
+      address: row.address,
+      matches: addressOfKey(key).toLowerCase() === row.address.toLowerCase(),
+    };
   }
 
   /** One key by address and purpose, or undefined (read inside `tx` when given). */

@@ -118,9 +118,10 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
           `point RPC_URL at a ${target.chain} node, or set CHAIN to the network the RPC is on`,
         ),
   );
-  const simulated = await rpc("eth_simulateV1", [{ blockStateCalls: [{ calls: [] }] }, "latest"]).catch(
-    (error: Error) => ({ error: { message: error.message } }),
-  );
+  const simulated: RpcAnswer = await rpc("eth_simulateV1", [
+    { blockStateCalls: [{ calls: [] }] },
+    "latest",
+  ]).catch((error: Error) => ({ error: { message: error.message } }));
   add(
     { area: "RPC", name: "eth_simulateV1", essential: true },
     Array.isArray(simulated.result)
@@ -155,7 +156,10 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
   ] as const) {
     const check: Check = { area: "Contracts", name: `${name} code`, essential: true };
     if (!address) {
-      add(check, failed(`no ${name} address is configured for ${target.chain}`, "check the profile"));
+      add(
+        check,
+        failed(`no ${name} address is configured for ${target.chain}`, "check the profile"),
+      );
       continue;
     }
     const code = await rpc("eth_getCode", [address, "latest"]).catch(() => ({}) as RpcAnswer);
@@ -207,7 +211,11 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
     );
     let answers = false;
     try {
-      decodeFunctionResult({ abi: helperAbi, functionName: "getTokenInfo", data: answer.result as Hex });
+      decodeFunctionResult({
+        abi: helperAbi,
+        functionName: "getTokenInfo",
+        data: answer.result as Hex,
+      });
       answers = true;
     } catch {
       // A revert with a reason is an answer too: the function is there and refused a token.
@@ -261,12 +269,16 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
             `${builder.name} did not answer (${answer.message})`,
             `check its endpoint (${new URL(builder.url).host}) and this machine's access to it`,
           )
-        : ok(`${builder.name} answered in ${ms} ms (bundles of up to ${builder.maxTxs} transactions)`),
+        : ok(
+            `${builder.name} answered in ${ms} ms (bundles of up to ${builder.maxTxs} transactions)`,
+          ),
     );
   add(
     { area: "Builders", name: "at least one", essential: true },
     answered.some((a) => !(a.answer instanceof Error))
-      ? ok(`${answered.filter((a) => !(a.answer instanceof Error)).length} of ${answered.length} builders answer`)
+      ? ok(
+          `${answered.filter((a) => !(a.answer instanceof Error)).length} of ${answered.length} builders answer`,
+        )
       : failed(
           target.builders.length === 0
             ? "no builder is configured: bundles cannot be sent"
