@@ -101,6 +101,8 @@ export interface AppOptions {
   bumper?: BumperOptions | undefined;
   /** What each sell bundle pays its builder, wei (default 0.0005 BNB). */
   sellTip?: bigint | undefined;
+  /** LOGS_MAX_BLOCK_RANGE: the most blocks one `eth_getLogs` spans (default 5,000). */
+  logsMaxBlockRange?: number | undefined;
   /** The transaction manager's timings (tests shorten them). */
   transactions?: TxManagerOptions | undefined;
   /** How often an idle job worker asks for work, seconds (default 1). */
@@ -296,6 +298,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     dispersalWindowSeconds: options.dispersalWindowSeconds,
     bumper: options.bumper,
     sellTip: options.sellTip,
+    logsMaxBlockRange: options.logsMaxBlockRange,
     treasury: options.treasuryAddress ?? DEV_TREASURY_ADDRESS,
     treasuryKey: options.treasuryKey,
     pricing,

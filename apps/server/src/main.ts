@@ -168,6 +168,7 @@ const main = async () => {
     dispersalWindowSeconds: env.DISPERSAL_WINDOW_SECONDS,
     bumper: { minuteMs: env.BUMPER_MINUTE_SECONDS * 1000, tip: parseEther(env.BUMPER_TIP_BNB) },
     sellTip: parseEther(env.SELL_TIP_BNB),
+    logsMaxBlockRange: env.LOGS_MAX_BLOCK_RANGE,
     treasuryAddress: treasury.address,
     treasuryKey: treasury.privateKey,
     pricing: {

@@ -92,6 +92,8 @@ export interface ServiceOptions {
   bumper?: BumperOptions | undefined;
   /** What each sell bundle pays its builder, wei (default 0.0005 BNB). */
   sellTip?: bigint | undefined;
+  /** LOGS_MAX_BLOCK_RANGE: the most blocks one `eth_getLogs` spans (default 5,000). */
+  logsMaxBlockRange?: number | undefined;
   /** A line for a user's terminal (`launch_status`) or dispersal dialog (`dispersal_status`). */
   emit: (userId: string, kind: "launch_status" | "dispersal_status", message: string) => void;
   log: (message: string) => void;
@@ -218,7 +220,7 @@ export const createServices = (options: ServiceOptions) => {
     ? new AutosellEngine(
         autosellPass,
         pnlRows,
-        new AutosellReader(chain, pnlRows, autosellPass, prices),
+        new AutosellReader(chain, pnlRows, autosellPass, prices, options.logsMaxBlockRange),
         chain,
         sells,
         (userId, message) => options.emit(userId, "launch_status", message),

@@ -119,7 +119,12 @@ export {
   transfer,
 } from "./actions/transfer.ts";
 export { waitForBundle } from "./actions/waitForBundle.ts";
-export { type SeenRequest, startCountingProxy } from "./dev/countingProxy.ts";
+export {
+  type RefuseCall,
+  type SeenCall,
+  type SeenRequest,
+  startCountingProxy,
+} from "./dev/countingProxy.ts";
 export {
   type DeployLocalChainParameters,
   type DeployLocalChainReturnType,

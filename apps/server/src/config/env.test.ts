@@ -160,6 +160,12 @@ describe("parseEnv", () => {
     expect(problemsOf({ FREE_KEYS_PER_IP_PER_DAY: "0" })).toMatch(/FREE_KEYS_PER_IP_PER_DAY="0"/);
   });
 
+  it("reads the launchpad's events 5,000 blocks at a time unless LOGS_MAX_BLOCK_RANGE says otherwise", () => {
+    expect(parseEnv({}).LOGS_MAX_BLOCK_RANGE).toBe(5_000);
+    expect(parseEnv({ LOGS_MAX_BLOCK_RANGE: "1000" }).LOGS_MAX_BLOCK_RANGE).toBe(1_000);
+    expect(problemsOf({ LOGS_MAX_BLOCK_RANGE: "0" })).toMatch(/LOGS_MAX_BLOCK_RANGE="0"/);
+  });
+
   it("allows 60 socket handshakes per address per minute unless SOCKET_HANDSHAKES_PER_MINUTE says otherwise", () => {
     expect(parseEnv({}).SOCKET_HANDSHAKES_PER_MINUTE).toBe(60);
     expect(parseEnv({ SOCKET_HANDSHAKES_PER_MINUTE: "120" }).SOCKET_HANDSHAKES_PER_MINUTE).toBe(

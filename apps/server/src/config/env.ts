@@ -186,6 +186,11 @@ const fields = z.object({
     .string()
     .regex(/^\d+(\.\d{1,18})?$/, "must be a BNB amount")
     .default("0.0005"),
+  /**
+   * The most blocks one `eth_getLogs` may span (auto-sell's sniper guards read the launchpad's
+   * events in ranges of at most this many blocks): public BSC nodes refuse wide ranges.
+   */
+  LOGS_MAX_BLOCK_RANGE: int(5_000, 1),
   /** What each sell bundle pays its builder, BNB (paid by its first wallet that can). */
   SELL_TIP_BNB: z
     .string()

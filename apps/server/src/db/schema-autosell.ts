@@ -1,4 +1,4 @@
-import { AUTOSELL_STATES } from "@bundler/shared";
+import { AUTOSELL_FIRING_STATES, AUTOSELL_STATES } from "@bundler/shared";
 import {
   bigint,
   index,
@@ -40,6 +40,11 @@ export const autosellRules = pgTable(
     peakWei: wei("peak_wei"),
     /** The block the rule was armed (or last resumed) at: windows and time triggers start there. */
     armedBlock: bigint("armed_block", { mode: "bigint" }),
+    /**
+     * One more at every edit of the trigger, action or execution: the pass decides a firing only
+     * on the version it read, so an edit made meanwhile is read again next block.
+     */
+    version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -69,11 +74,11 @@ export const autosellFirings = pgTable(
     percent: text("percent").notNull(),
     /** Lower-case addresses that sell, in landing order. */
     wallets: jsonb("wallets").$type<string[]>().notNull(),
-    state: text("state", { enum: ["selling", "sent", "failed"] })
-      .notNull()
-      .default("selling"),
+    state: text("state", { enum: AUTOSELL_FIRING_STATES }).notNull().default("selling"),
     /** Waves sent so far, and the first block the next one may go in. */
     wavesSent: integer("waves_sent").notNull().default(0),
+    /** Tries of the next wave that failed (at AUTOSELL_WAVE_ATTEMPTS the firing fails). */
+    attempts: integer("attempts").notNull().default(0),
     nextBlock: bigint("next_block", { mode: "bigint" }).notNull(),
     transactions: jsonb("transactions").$type<string[]>().notNull().default([]),
     error: text("error"),

@@ -78,6 +78,7 @@ export const createTestApp = async (overrides: Partial<AppOptions> = {}): Promis
       auth: app.auth,
       transactions: options.transactions,
       bumper: options.bumper,
+      logsMaxBlockRange: options.logsMaxBlockRange,
       emit: (userId, _kind, message) => emit(userId, message),
       log: () => {},
     });

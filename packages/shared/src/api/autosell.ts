@@ -4,8 +4,32 @@ import { defineRoute } from "./common.ts";
 import { describeIssue, type FieldLabels, labelFor, labelled } from "./field-labels.ts";
 import { addressSchema } from "./money.ts";
 
-/** How many rules may be armed (or paused) at once: per bundle and per user. */
+/**
+ * How many rules may be armed, paused or still selling (a firing whose waves are not all sent)
+ * at once: per bundle and per user.
+ */
 export const AUTOSELL_LIMITS = { perBundle: 20, perUser: 200, conditions: 10, tiers: 10 } as const;
+
+/** A percent to sell has at most this many decimals (12.25% is 1225 basis points). */
+export const AUTOSELL_PERCENT_DECIMALS = 2;
+
+/**
+ * How many times a firing's wave may fail (a chain or database failure, a sale that cannot be
+ * made; tried a block apart) before the firing is given up as failed, with the last reason.
+ * Waiting for wallets another sale holds, or for the price impact to fall under the rule's
+ * limit, is not a failure.
+ */
+export const AUTOSELL_WAVE_ATTEMPTS = 10;
+
+/**
+ * A percent to sell in basis points, exactly: the schemas let through only percents with at
+ * most 2 decimals, which a double holds as the nearest value to that decimal, so the rounding
+ * is exact.
+ *
+ * @example
+ * percentBps(12.25); // 1225n
+ */
+export const percentBps = (percent: number): bigint => BigInt(Math.round(percent * 100));
 
 /** A positive decimal amount (BNB, USD or a multiple), as a string. */
 const positiveDecimal = z
@@ -146,7 +170,18 @@ const actionLabels: FieldLabels = {
   includeDeveloper: "Developer wallet",
 };
 
-const percentSchema = z.number().gt(0, "must be more than 0").max(100, "must be at most 100");
+/** A percent as the shortest decimal that reads back as it, with at most 2 decimals. */
+const PERCENT_TEXT = new RegExp(`^\\d+(\\.\\d{1,${AUTOSELL_PERCENT_DECIMALS}})?$`);
+
+const percentSchema = z
+  .number()
+  .gt(0, "must be more than 0")
+  .max(100, "must be at most 100")
+  // String(v) is that shortest decimal: "1e-7" for 0.0000001 and "12.345" are refused.
+  .refine(
+    (v) => PERCENT_TEXT.test(String(v)),
+    `must have at most ${AUTOSELL_PERCENT_DECIMALS} decimals, like 12.5`,
+  );
 
 const whoSells = {
   /** The bundle wallets that sell (default: every one of them). */
@@ -174,7 +209,7 @@ export const autosellActionSchema = z.union(
       })
       .strict()
       .refine(
-        (a) => a.tiers.reduce((sum, t) => sum + t.percent, 0) <= 100.000001,
+        (a) => a.tiers.reduce((sum, t) => sum + percentBps(t.percent), 0n) <= 10_000n,
         "Ladder tiers add up to more than 100%",
       ),
   ],
@@ -210,6 +245,9 @@ export type AutosellExecution = z.infer<typeof autosellExecutionSchema>;
 export const AUTOSELL_STATES = ["armed", "paused", "fired", "cancelled"] as const;
 export type AutosellState = (typeof AUTOSELL_STATES)[number];
 
+export const AUTOSELL_FIRING_STATES = ["selling", "sent", "failed", "stopped"] as const;
+export type AutosellFiringState = (typeof AUTOSELL_FIRING_STATES)[number];
+
 /** One condition's input at a block, in words ("market cap 41.2 BNB of 60"). */
 export const autosellReadingSchema = z.object({
   block: z.string(),
@@ -221,6 +259,11 @@ export const autosellReadingSchema = z.object({
       tier: z.number().int().optional(),
     }),
   ),
+  /**
+   * Why some of the rule's inputs could not be read at this block (a node that refused a read,
+   * a failed simulation); the conditions that need them are not met meanwhile.
+   */
+  error: z.string().optional(),
 });
 export type AutosellReading = z.infer<typeof autosellReadingSchema>;
 
@@ -230,8 +273,12 @@ export const autosellFiringSchema = z.object({
   /** The block whose state met the trigger. */
   block: z.string(),
   reading: autosellReadingSchema,
-  /** "selling" until every wave is sent, then "sent"; "failed" with why. */
-  state: z.enum(["selling", "sent", "failed"]),
+  /**
+   * "selling" until every wave is sent, then "sent"; "failed" with why (a wallet that sold
+   * nothing, or a wave given up after AUTOSELL_WAVE_ATTEMPTS tries); "stopped" when the rule
+   * was cancelled while it was selling (what was sent stands).
+   */
+  state: z.enum(AUTOSELL_FIRING_STATES),
   transactions: z.array(z.string()),
   error: z.string().nullable(),
   at: z.string(),
@@ -327,10 +374,17 @@ const ruleAction = (verb: "pause" | "resume" | "cancel") =>
 export const pauseRuleRoute = ruleAction("pause");
 /** `POST /bundle/rules/:id/resume`: a paused rule armed again; a trailing stop's high starts afresh. */
 export const resumeRuleRoute = ruleAction("resume");
-/** `POST /bundle/rules/:id/cancel`: an armed or paused rule never fires (409 otherwise). */
+/**
+ * `POST /bundle/rules/:id/cancel`: an armed or paused rule never fires; a firing still selling
+ * stops (no further waves; what was sent stands). 409 for a rule with nothing left to stop.
+ */
 export const cancelRuleRoute = ruleAction("cancel");
 
-/** `PUT /bundle/rules/:id`: a new trigger, action or execution, while armed or paused. */
+/**
+ * `PUT /bundle/rules/:id`: a new trigger, action or execution, while armed or paused. A ladder
+ * with fired tiers stays a ladder, keeps those tiers as they are and has a tier left to fire
+ * (409 otherwise).
+ */
 export const updateRuleRoute = defineRoute({
   method: "PUT",
   path: "/api/bundle/rules/:id",

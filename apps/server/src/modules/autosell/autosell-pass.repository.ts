@@ -20,6 +20,8 @@ export interface ArmedRule {
   firedTiers: number[];
   /** The signature of the last reading written (what it said; null before the first). */
   readingSig: string | null;
+  /** The rule's version as read: a decision or reading is written only on the same version. */
+  version: number;
 }
 
 /** A firing whose sales are not all sent: the next wave goes at `nextBlock` or later. */
@@ -33,11 +35,15 @@ export interface SellingFiring {
   wavesSent: number;
   nextBlock: bigint;
   transactions: string[];
+  /** Tries of the next wave that failed so far. */
+  attempts: number;
   execution: AutosellExecution;
 }
 
 export interface Decision {
   ruleId: string;
+  /** The rule's version the pass read: an edit since then leaves the decision unmade. */
+  version: number;
   tier: number;
   block: bigint;
   reading: AutosellReading;
@@ -54,6 +60,16 @@ export const autosellDue = (): SQL =>
 
 const textArray = (values: readonly string[]) => `{${values.join(",")}}`;
 
+/**
+ * What a firing stopped by a cancel says, over its transactions (a jsonb array): no further
+ * waves, and what was sent stands.
+ */
+export const stoppedWords = (transactions: SQL): SQL =>
+  sql`'Stopped by a cancel: no further waves; ' || case jsonb_array_length(${transactions})
+    when 0 then 'nothing had been sent'
+    when 1 then 'the 1 transaction already sent stands (what it sold stays sold)'
+    else 'the ' || jsonb_array_length(${transactions}) || ' transactions already sent stand (what they sold stays sold)' end`;
+
 /** The auto-sell pass's SQL: one statement per step, never one per rule. */
 export class AutosellPassRepository {
   constructor(readonly db: Db) {}
@@ -62,7 +78,7 @@ export class AutosellPassRepository {
     const { rows } = await this.db.execute(sql`
       select r.id, r.owner_id, r.token, r.trigger, r.action, r.execution,
           r.reading->>'sig' as sig, r.peak_wei::text as peak,
-          r.armed_block::text as armed_block,
+          r.armed_block::text as armed_block, r.version,
           coalesce(array_agg(f.tier) filter (where f.tier is not null), '{}') as fired
         from autosell_rules r left join autosell_firings f on f.rule_id = r.id
         where r.state = 'armed'
@@ -78,6 +94,7 @@ export class AutosellPassRepository {
       armedBlock: r.armed_block === null ? null : BigInt(String(r.armed_block)),
       firedTiers: (r.fired as Array<number | string>).map(Number),
       readingSig: (r.sig ?? null) as string | null,
+      version: Number(r.version),
     }));
   }
 
@@ -88,6 +105,8 @@ export class AutosellPassRepository {
   async saveReadings(
     updates: ReadonlyArray<{
       id: string;
+      /** The version the pass read: a rule edited since keeps its (cleared) tracking. */
+      version: number;
       /** The reading, with the signature the next pass compares its own with. */
       reading: AutosellReading & { sig: string };
       peakWei: bigint | null;
@@ -100,29 +119,31 @@ export class AutosellPassRepository {
           .slice(i, i + 500)
           .map(
             (u) =>
-              sql`(${u.id}::uuid, ${JSON.stringify(u.reading)}::jsonb, ${u.peakWei?.toString() ?? null}::numeric, ${u.armedBlock.toString()}::bigint)`,
+              sql`(${u.id}::uuid, ${u.version}::int, ${JSON.stringify(u.reading)}::jsonb, ${u.peakWei?.toString() ?? null}::numeric, ${u.armedBlock.toString()}::bigint)`,
           ),
         sql`, `,
       );
       await this.db.execute(sql`
         update autosell_rules r set reading = v.reading, peak_wei = v.peak,
             armed_block = coalesce(r.armed_block, v.armed)
-          from (values ${values}) as v(id, reading, peak, armed)
-          where r.id = v.id and r.state = 'armed'`);
+          from (values ${values}) as v(id, version, reading, peak, armed)
+          where r.id = v.id and r.version = v.version and r.state = 'armed'`);
     }
   }
 
   /**
    * Records a firing under the rule's row lock, before anything is signed: only while the rule
-   * is armed and only once per (rule, tier), so two processes, or a pass run twice, record it
-   * once. The rule turns "fired" with its last tier. Answers whether this call recorded it.
+   * is armed at the version the pass read (an edit since then is read again next block) and
+   * only once per (rule, tier), so two processes, or a pass run twice, record it once. The rule
+   * turns "fired" with its last tier. Answers whether this call recorded it.
    */
   async decide(d: Decision): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.execute(
-        sql`select state from autosell_rules where id = ${d.ruleId} for update`,
+        sql`select state, version from autosell_rules where id = ${d.ruleId} for update`,
       );
-      if ((rows[0] as { state?: string } | undefined)?.state !== "armed") return false;
+      const rule = rows[0] as { state?: string; version?: number | string } | undefined;
+      if (rule?.state !== "armed" || Number(rule.version) !== d.version) return false;
       const inserted = await tx.execute(sql`
         insert into autosell_firings (rule_id, tier, block_number, reading, percent, wallets, next_block)
           values (${d.ruleId}, ${d.tier}, ${d.block.toString()}, ${JSON.stringify(d.reading)}::jsonb,
@@ -141,7 +162,7 @@ export class AutosellPassRepository {
   async selling(head: bigint): Promise<SellingFiring[]> {
     const { rows } = await this.db.execute(sql`
       select f.rule_id, r.owner_id, r.token, f.tier, f.percent, f.wallets, f.waves_sent,
-          f.next_block::text as next_block, f.transactions, r.execution
+          f.next_block::text as next_block, f.transactions, f.attempts, r.execution
         from autosell_firings f join autosell_rules r on r.id = f.rule_id
         where f.state = 'selling' and f.next_block <= ${head.toString()}
         order by f.decided_at`);
@@ -155,27 +176,36 @@ export class AutosellPassRepository {
       wavesSent: Number(r.waves_sent),
       nextBlock: BigInt(String(r.next_block)),
       transactions: r.transactions as string[],
+      attempts: Number(r.attempts),
       execution: r.execution as AutosellExecution,
     }));
   }
 
-  /** A wave's outcome: its transactions, the next wave's block, or the firing's end. */
+  /**
+   * A wave's outcome: its transactions, the next wave's block, the failed tries of the next
+   * wave, or the firing's end. A firing a cancel stopped meanwhile stays stopped and takes the
+   * wave's transactions (what was on its way when the cancel came), its words counting them.
+   */
   async waveDone(
     f: Pick<SellingFiring, "ruleId" | "tier" | "wavesSent">,
     next: {
       wavesSent: number;
       nextBlock: bigint;
       transactions: string[];
+      attempts: number;
       state: "selling" | "sent" | "failed";
       error: string | null;
     },
   ): Promise<void> {
+    const transactions = sql`${JSON.stringify(next.transactions)}::jsonb`;
     await this.db.execute(sql`
       update autosell_firings set waves_sent = ${next.wavesSent},
           next_block = ${next.nextBlock.toString()},
-          transactions = ${JSON.stringify(next.transactions)}::jsonb,
-          state = ${next.state}, error = ${next.error}
-        where rule_id = ${f.ruleId} and tier = ${f.tier} and waves_sent = ${f.wavesSent}`);
+          transactions = ${transactions}, attempts = ${next.attempts},
+          state = case when state = 'selling' then ${next.state} else state end,
+          error = case when state = 'selling' then ${next.error} else ${stoppedWords(transactions)} end
+        where rule_id = ${f.ruleId} and tier = ${f.tier} and waves_sent = ${f.wavesSent}
+          and state in ('selling', 'stopped')`);
   }
 
   /** How far each token's launchpad events were read (absent: not yet). */
@@ -189,11 +219,10 @@ export class AutosellPassRepository {
     );
   }
 
-  /** Appends outside flows and moves the tokens' scans to `to`, in one transaction. */
+  /** Appends outside flows and moves each token's scan to its block, in one transaction. */
   async recordFlows(
     flows: ReadonlyArray<{ token: string; block: bigint; netWei: bigint }>,
-    tokens: readonly string[],
-    to: bigint,
+    scans: ReadonlyArray<readonly [token: string, to: bigint]>,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (flows.length > 0)
@@ -202,10 +231,11 @@ export class AutosellPassRepository {
             flows.map((f) => sql`(${f.token}, ${f.block.toString()}, ${f.netWei.toString()})`),
             sql`, `,
           )} on conflict do nothing`);
-      if (tokens.length > 0)
+      if (scans.length > 0)
         await tx.execute(sql`
           insert into autosell_scans (token, scanned_to)
-            select t, ${to.toString()}::bigint from unnest(${textArray(tokens)}::text[]) as t
+            select t, s from unnest(${textArray(scans.map(([t]) => t))}::text[],
+              ${textArray(scans.map(([, to]) => to.toString()))}::bigint[]) as x(t, s)
             on conflict (token) do update set scanned_to = greatest(autosell_scans.scanned_to, excluded.scanned_to)`);
     });
   }

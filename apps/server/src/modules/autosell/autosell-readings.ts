@@ -1,13 +1,14 @@
 import { getTokenInfos } from "@bundler/chain";
-import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import { PNL_COST_KINDS, type PnlKind } from "@bundler/shared";
-import { type Address, getAddress, parseEventLogs } from "viem";
+import { type Address, getAddress } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import type { PnlBundle, PnlRepository } from "../pnl/pnl.repository.ts";
 import { bundleWorth } from "../pnl/pnl-exit.ts";
-import { addressesOf, holdersOf, lowerOf } from "../pnl/pnl-lines.ts";
+import { holdersOf } from "../pnl/pnl-lines.ts";
 import type { PriceService } from "../price/price.service.ts";
+import { AutosellFlows, LOGS_MAX_BLOCK_RANGE, type OutsideRead } from "./autosell-flows.ts";
 import type { AutosellPassRepository } from "./autosell-pass.repository.ts";
+import { failureWords, type ReadProblem } from "./autosell-problems.ts";
 import type { needsOf, TokenReading } from "./autosell-triggers.ts";
 
 const WHOLE = 10n ** 18n;
@@ -19,33 +20,65 @@ const COSTS = new Set<PnlKind>(PNL_COST_KINDS);
 
 export type Needs = ReturnType<typeof needsOf>;
 
-/** A token's outside flows as this process keeps them, and how far it and the database read. */
-interface FlowCache {
-  scannedTo: bigint;
-  /** The cursor the database holds (at most `scannedTo`). */
-  persisted: bigint;
-  flows: Array<[bigint, bigint]>;
-}
+/** A token's failure when the launchpad answers nothing for it. */
+export const NOT_LAUNCHPADS = "the launchpad does not know this token";
+type TokenInfo = NonNullable<Awaited<ReturnType<typeof getTokenInfos>>[number]>;
+
+/** What one read answers: a per-token result, or why it failed (for that token only). */
+type Each<T> = Map<string, { value: T } | { problem: ReadProblem }>;
+
+/** `read` once per token, each failure its own token's. */
+const eachOf = async <T>(
+  tokens: string[],
+  read: (token: string) => Promise<T>,
+  what: string,
+): Promise<Each<T>> => {
+  const found: Each<T> = new Map();
+  await Promise.all(
+    tokens.map(async (token) => {
+      try {
+        found.set(token, { value: await read(token) });
+      } catch (cause) {
+        found.set(token, { problem: { what, why: failureWords(cause) } });
+      }
+    }),
+  );
+  return found;
+};
 
 /**
  * Every input the armed rules of many tokens read at one block, in a fixed number of requests
  * whatever the number of rules: the head block, one multicall per 500 tokens (price, funds,
- * launch time), one event read for the outside trading of every token a sniper guard watches,
- * the ledger's sums in one statement, and one exit simulation per token whose rules need it
- * (the one the P&L page shares, cached per block).
+ * launch time), the launchpad's events for the outside trading of every token a sniper guard
+ * watches (AutosellFlows: one request, more only while an old token catches up), the ledger's
+ * sums in one statement, and one exit simulation per token whose rules need it (the one the
+ * P&L page shares, cached per block). A read that fails fails only the tokens it was for: a
+ * token without its price and funds is a failure said on its rules; an input that failed is a
+ * problem its conditions say (not met meanwhile); the other tokens are read as usual.
  */
 export class AutosellReader {
+  private readonly flows: AutosellFlows;
+
   constructor(
     private readonly chain: ChainContext,
     private readonly pnl: PnlRepository,
-    private readonly repo: AutosellPassRepository,
+    repo: AutosellPassRepository,
     private readonly prices: PriceService,
-  ) {}
+    /** LOGS_MAX_BLOCK_RANGE: the most blocks one `eth_getLogs` spans. */
+    logsMaxBlockRange = LOGS_MAX_BLOCK_RANGE,
+  ) {
+    this.flows = new AutosellFlows(chain, repo, BigInt(logsMaxBlockRange));
+  }
 
   async read(
     bundles: ReadonlyMap<string, PnlBundle>,
     needs: ReadonlyMap<string, Needs>,
-  ): Promise<{ block: bigint; readings: Map<string, TokenReading> }> {
+  ): Promise<{
+    block: bigint;
+    readings: Map<string, TokenReading>;
+    /** Tokens whose price and funds could not be read, and why. */
+    failures: Map<string, string>;
+  }> {
     const { chain } = this;
     const helper = chain.trade?.helper;
     if (!helper || !chain.launchpad) throw new Error("trading is not configured here");
@@ -54,44 +87,58 @@ export class AutosellReader {
     // Reads shared per block (the exit simulation) must not answer from an earlier head.
     chain.reads.observe(head.number);
     const want = (pick: (n: Needs) => boolean) => tokens.filter((t) => pick(needs.get(t) as Needs));
-    const [infos, bnbUsd, sums, worths, outside] = await Promise.all([
-      this.infos(helper, tokens).then(async (infos) => {
-        // The app creates tokens that start trading at once (launchTime 0): the launch's block
-        // time then, read once per token.
-        await Promise.all(
-          want((n) => n.time).map(async (token) => {
-            const info = infos.get(token);
-            if (info && info.launchTime === 0n)
-              infos.set(token, {
-                ...info,
-                launchTime: await this.launchTimeOf(token, bundles.get(token) as PnlBundle),
-              });
-          }),
-        );
-        return infos;
-      }),
+    const [infos, launchTimes, bnbUsd, sums, worths, outside] = await Promise.all([
+      this.infos(helper, tokens),
+      // The app creates tokens that start trading at once (launchTime 0): the launch's block
+      // time then, read once per token.
+      eachOf(
+        want((n) => n.time),
+        (token) => this.launchTimeOf(token, bundles.get(token) as PnlBundle),
+        "the launch's block could not be read",
+      ),
       this.prices
         .bnbUsd()
         .then((p) => p.price)
         .catch(() => null),
-      this.pnl.sumsOf(want((n) => n.ledger)),
-      Promise.all(
-        want((n) => n.exit).map(async (token) => {
-          const holders = holdersOf(bundles.get(token) as PnlBundle).map((h) => h.address);
-          return [token, await bundleWorth(chain, token, holders)] as const;
+      this.pnl.sumsOf(want((n) => n.ledger)).then(
+        (sums) => ({ sums }),
+        (cause) => ({
+          problem: { what: "the P&L ledger could not be read", why: failureWords(cause) },
         }),
-      ).then((pairs) => new Map(pairs)),
-      this.outside(
+      ),
+      eachOf(
+        want((n) => n.exit),
+        (token) => {
+          const holders = holdersOf(bundles.get(token) as PnlBundle).map((h) => h.address);
+          return bundleWorth(chain, token, holders);
+        },
+        "the exit simulation failed",
+      ),
+      this.flows.read(
         bundles,
         want((n) => n.outside),
         head.number,
       ),
     ]);
     const readings = new Map<string, TokenReading>();
+    const failures = new Map<string, string>();
     for (const token of tokens) {
       const info = infos.get(token);
-      if (!info) continue;
-      const rows = sums.get(token);
+      if (!info || "problem" in info) {
+        failures.set(
+          token,
+          info
+            ? `the launchpad's price and funds could not be read (${info.problem.why})`
+            : NOT_LAUNCHPADS,
+        );
+        continue;
+      }
+      const { value } = info;
+      const problems: TokenReading["problems"] = {};
+      const launched = launchTimes.get(token);
+      if (launched && "problem" in launched) problems.launchTime = launched.problem;
+      const rows = "sums" in sums ? sums.sums.get(token) : undefined;
+      if ("problem" in sums && (needs.get(token) as Needs).ledger) problems.ledger = sums.problem;
       const cost = rows?.reduce((s, r) => (COSTS.has(r.kind) ? s + BigInt(r.bnb) : s), 0n) ?? 0n;
       const bought =
         rows?.reduce(
@@ -99,11 +146,15 @@ export class AutosellReader {
           0n,
         ) ?? 0n;
       const averageCostWei = bought > 0n ? (cost * WHOLE) / bought : null;
-      const worth = worths.get(token);
+      const worthRead = worths.get(token);
+      if (worthRead && "problem" in worthRead) problems.exit = worthRead.problem;
+      const worth = worthRead && "value" in worthRead ? worthRead.value : undefined;
       const tokensHeld = worth
         ? [...worth.holdings.values()].reduce((s, h) => s + h.token, 0n)
         : 0n;
-      const flows = outside.get(token) ?? [];
+      const flowsRead: OutsideRead | undefined = outside.get(token);
+      if (flowsRead && "problem" in flowsRead) problems.outside = flowsRead.problem;
+      const flows = flowsRead && "flows" in flowsRead ? flowsRead.flows : [];
       const within = new Map<number, bigint>();
       for (const n of (needs.get(token) as Needs).windows)
         within.set(
@@ -113,14 +164,17 @@ export class AutosellReader {
       readings.set(token, {
         block: head.number,
         blockTime: head.timestamp,
-        launchTime: info.launchTime,
-        priceWei: info.lastPrice,
-        marketCapWei: (info.lastPrice * TOKEN_SUPPLY) / WHOLE,
+        launchTime:
+          value.launchTime === 0n && launched && "value" in launched
+            ? launched.value
+            : value.launchTime,
+        priceWei: value.lastPrice,
+        marketCapWei: (value.lastPrice * TOKEN_SUPPLY) / WHOLE,
         bnbUsd,
-        curvePercent: info.liquidityAdded
+        curvePercent: value.liquidityAdded
           ? 100
-          : info.maxFunds > 0n
-            ? Number((info.funds * 10_000n) / info.maxFunds) / 100
+          : value.maxFunds > 0n
+            ? Number((value.funds * 10_000n) / value.maxFunds) / 100
             : 0,
         averageCostWei,
         // What the held tokens cost at the ledger's average: the chain's holdings, so a sale
@@ -136,16 +190,16 @@ export class AutosellReader {
           sinceLaunch: flows.reduce((s, [, net]) => s + net, 0n),
           within,
         },
+        problems,
       });
     }
-    return { block: head.number, readings };
+    return { block: head.number, readings, failures };
   }
 
   /** Launch blocks' times by token: they never change. */
   private readonly launchTimes = new Map<string, bigint>();
-  /** Each token's outside flows and how far its events were read, by this process. */
-  private readonly flowCache = new Map<string, FlowCache>();
 
+  /** The launch block's time, for a token the launchpad says launched at 0 (at once). */
   private async launchTimeOf(token: string, bundle: PnlBundle): Promise<bigint> {
     const known = this.launchTimes.get(token);
     if (known !== undefined) return known;
@@ -154,101 +208,29 @@ export class AutosellReader {
     return block.timestamp;
   }
 
-  private async infos(helper: Address, tokens: string[]) {
-    const found = new Map<string, NonNullable<Awaited<ReturnType<typeof getTokenInfos>>[number]>>();
+  /** Each token's launchpad info: one multicall per 500 tokens, a failed one its tokens' own. */
+  private async infos(helper: Address, tokens: string[]): Promise<Each<TokenInfo>> {
+    const found: Each<TokenInfo> = new Map();
     const chunks = [];
     for (let i = 0; i < tokens.length; i += MULTICALL_TOKENS)
       chunks.push(tokens.slice(i, i + MULTICALL_TOKENS));
     await Promise.all(
       chunks.map(async (chunk) => {
-        const infos = await getTokenInfos(this.chain.client, {
-          helper,
-          tokens: chunk.map((t) => getAddress(t)),
-        });
-        chunk.forEach((token, i) => {
-          const info = infos[i];
-          if (info) found.set(token, info);
-        });
+        try {
+          const infos = await getTokenInfos(this.chain.client, {
+            helper,
+            tokens: chunk.map((t) => getAddress(t)),
+          });
+          chunk.forEach((token, i) => {
+            const info = infos[i];
+            if (info) found.set(token, { value: info });
+          });
+        } catch (cause) {
+          const problem = { what: "the launchpad could not be read", why: failureWords(cause) };
+          for (const token of chunk) found.set(token, { problem });
+        }
       }),
     );
     return found;
-  }
-
-  /**
-   * Outside trading of `tokens` up to `head`: reads the launchpad's TokenPurchase / TokenSale
-   * events since the earliest token's last scan (a new one from its launch) in one request, and
-   * keeps each block's net BNB bought by wallets that are not the bundle's. Flows are appended
-   * to the database before this process's cursor moves past them and kept here between passes;
-   * the database's cursor is written with new flows (or every 1,000 blocks), so another process,
-   * or this one after a restart, reads again at most what it had not kept (the same rows).
-   */
-  private async outside(
-    bundles: ReadonlyMap<string, PnlBundle>,
-    tokens: string[],
-    head: bigint,
-  ): Promise<Map<string, Array<[bigint, bigint]>>> {
-    if (tokens.length === 0) return new Map();
-    const unknown = tokens.filter((t) => !this.flowCache.has(t));
-    if (unknown.length > 0) {
-      const [scanned, flows] = await Promise.all([
-        this.repo.scans(unknown),
-        this.repo.flows(unknown),
-      ]);
-      for (const token of unknown) {
-        const scannedTo = scanned.get(token) ?? (bundles.get(token) as PnlBundle).launchBlock - 1n;
-        this.flowCache.set(token, {
-          scannedTo,
-          persisted: scannedTo,
-          flows: flows.get(token) ?? [],
-        });
-      }
-    }
-    const cached = (token: string) => this.flowCache.get(token) as FlowCache;
-    const fromOf = (token: string) => cached(token).scannedTo + 1n;
-    const from = tokens.map(fromOf).reduce(lowerOf, head + 1n);
-    if (from <= head) {
-      const logs = await this.chain.client.getLogs({
-        address: this.chain.launchpad as Address,
-        fromBlock: from,
-        toBlock: head,
-      });
-      const events = parseEventLogs({
-        abi: LaunchpadManagerArtifact.abi,
-        logs,
-        eventName: ["TokenPurchase", "TokenSale"],
-      });
-      const ours = new Map(
-        tokens.map((t) => [t, new Set(addressesOf(bundles.get(t) as PnlBundle))]),
-      );
-      const net = new Map<string, { token: string; block: bigint; netWei: bigint }>();
-      for (const event of events) {
-        const { token, account, cost, fee } = event.args as {
-          token: Address;
-          account: Address;
-          cost: bigint;
-          fee: bigint;
-        };
-        const t = token.toLowerCase();
-        const own = ours.get(t);
-        if (!own || own.has(account.toLowerCase())) continue;
-        if (event.blockNumber === null || event.blockNumber < fromOf(t)) continue;
-        const key = `${t}:${event.blockNumber}`;
-        const entry = net.get(key) ?? { token: t, block: event.blockNumber, netWei: 0n };
-        // BNB the buyer paid (its fee included) less what a seller got (its fee taken).
-        entry.netWei += event.eventName === "TokenPurchase" ? cost + fee : fee - cost;
-        net.set(key, entry);
-      }
-      const found = [...net.values()];
-      const stale = tokens.filter((t) => head - cached(t).persisted >= 1_000n);
-      const moved = found.length > 0 ? tokens : stale;
-      if (moved.length > 0) await this.repo.recordFlows(found, moved, head);
-      for (const token of moved) cached(token).persisted = head;
-      for (const token of tokens) {
-        const entry = cached(token);
-        for (const f of found) if (f.token === token) entry.flows.push([f.block, f.netWei]);
-        entry.scannedTo = head;
-      }
-    }
-    return new Map(tokens.map((t) => [t, cached(t).flows]));
   }
 }

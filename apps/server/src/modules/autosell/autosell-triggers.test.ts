@@ -14,11 +14,27 @@ const reading = (over: Partial<TokenReading> = {}): TokenReading => ({
   averageCostWei: 10_000_000_000n,
   exit: { exitWei: 2n * WHOLE, heldCostWei: 4n * WHOLE, tokensHeld: 1000n * WHOLE },
   outside: { sinceLaunch: WHOLE / 2n, within: new Map([[20, WHOLE / 4n]]) },
+  problems: {},
   ...over,
 });
 const memory = { peakWei: null, armedBlock: 90n };
 
 describe("readCondition", () => {
+  it("says a condition whose input could not be read at this block is not met, and why", () => {
+    const unread = reading({
+      problems: { outside: { what: "the launchpad's events could not be read", why: "refused" } },
+    });
+    expect(readCondition({ type: "outsideBuys", atLeastBnb: "0.1" }, unread, memory)).toEqual({
+      type: "outsideBuys",
+      text: "outside buys: not read at this block (the launchpad's events could not be read)",
+      met: false,
+    });
+    // A condition that does not read that input is read as usual.
+    expect(readCondition({ type: "curveProgress", atLeastPercent: 40 }, unread, memory).met).toBe(
+      true,
+    );
+  });
+
   it("reads a market cap in BNB against its value", () => {
     expect(
       readCondition({ type: "marketCap", atLeast: "60", unit: "BNB" }, reading(), memory),
@@ -127,8 +143,13 @@ describe("a ladder", () => {
   } as const;
   it("sells each tier's share of the starting holdings over what the tiers before it left", () => {
     expect(percentOf(ladder as never, 0, [])).toBe("25");
-    expect(Number(percentOf(ladder as never, 1, [0]))).toBeCloseTo(100 / 3, 9);
+    expect(percentOf(ladder as never, 1, [0])).toBe("33.333333333333");
     expect(percentOf(ladder as never, 2, [0, 1])).toBe("100");
+  });
+
+  it("sells a plain rule's percent as its exact decimal", () => {
+    expect(percentOf({ percent: 12.25, includeDeveloper: false }, 0, [])).toBe("12.25");
+    expect(percentOf({ percent: 0.01, includeDeveloper: false }, 0, [])).toBe("0.01");
   });
 
   it("sells the chosen bundle wallets, then the developer when ticked", () => {

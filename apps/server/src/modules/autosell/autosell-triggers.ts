@@ -1,6 +1,7 @@
 import type { AutosellCondition, AutosellReading, AutosellTrigger } from "@bundler/shared";
 import { bnbWords } from "@bundler/shared";
 import { formatEther } from "viem";
+import type { ReadProblem } from "./autosell-problems.ts";
 
 const WHOLE = 10n ** 18n;
 
@@ -27,7 +28,51 @@ export interface TokenReading {
   exit: { exitWei: bigint; heldCostWei: bigint; tokensHeld: bigint } | null;
   /** Net outside buying, wei: since the launch, and within the last n blocks by n. */
   outside: { sinceLaunch: bigint; within: Map<number, bigint> };
+  /** The inputs that could not be read at this block, and why (their values above are void). */
+  problems: Partial<Record<ReadingInput, ReadProblem>>;
 }
+
+/** An input some conditions read besides the launchpad's price and funds. */
+export type ReadingInput = "outside" | "exit" | "ledger" | "launchTime";
+
+/** What each input is called where a rule's reading says it could not be read. */
+export const INPUT_WORDS: Record<ReadingInput, string> = {
+  outside: "outside buys",
+  exit: "exit value",
+  ledger: "the P&L ledger",
+  launchTime: "the launch time",
+};
+
+/** The inputs a condition reads (besides the launchpad's price and funds). */
+export const inputsOf = (condition: AutosellCondition): ReadingInput[] => {
+  switch (condition.type) {
+    case "priceMultiple":
+      return ["ledger"];
+    case "takeProfit":
+    case "stopLoss":
+      return ["exit", "ledger"];
+    case "trailing":
+      return ["exit"];
+    case "outsideBuys":
+      return ["outside"];
+    case "time":
+      return condition.afterMinutes !== undefined ? ["launchTime"] : [];
+    default:
+      return [];
+  }
+};
+
+/** What a condition is called when its input could not be read. */
+const CONDITION_WORDS: Record<AutosellCondition["type"], string> = {
+  marketCap: "market cap",
+  priceMultiple: "price multiple",
+  takeProfit: "P&L on exit value",
+  stopLoss: "P&L on exit value",
+  trailing: "trailing stop",
+  outsideBuys: "outside buys",
+  curveProgress: "curve",
+  time: "time",
+};
 
 /** A rule's memory between blocks: the trailing stop's high and the block it was armed at. */
 export interface TriggerMemory {
@@ -61,7 +106,8 @@ export const exitPerToken = (reading: TokenReading): bigint | null =>
 
 /**
  * One condition at one block: met or not, and its input in words ("market cap 41.2000 BNB of
- * 60 BNB"). An input the chain cannot give yet (no buy in the ledger, nothing held) is not met.
+ * 60 BNB"). An input the chain cannot give yet (no buy in the ledger, nothing held), or that
+ * could not be read at this block, is not met.
  */
 export const readCondition = (
   condition: AutosellCondition,
@@ -69,6 +115,13 @@ export const readCondition = (
   memory: TriggerMemory,
 ): ConditionReading => {
   const { type } = condition;
+  const unread = inputsOf(condition).find((input) => reading.problems[input]);
+  if (unread)
+    return {
+      type,
+      text: `${CONDITION_WORDS[type]}: not read at this block (${reading.problems[unread]?.what})`,
+      met: false,
+    };
   switch (condition.type) {
     case "marketCap": {
       if (condition.unit === "USD") {

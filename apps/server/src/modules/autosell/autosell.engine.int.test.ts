@@ -1,19 +1,12 @@
-import { buyToken, sellToken } from "@bundler/chain";
-import type { AutosellRule } from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { type Address, createPublicClient, formatEther, type Hex, http, parseEther } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { formatEther, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestApp } from "../../test/app.ts";
-import {
-  type LaunchedBundle,
-  launchBundle,
-  setBalances,
-  tokenBalance,
-} from "../../test/bundles.ts";
+import { autosellKit } from "../../test/autosell.ts";
+import { type LaunchedBundle, launchBundle, tokenBalance } from "../../test/bundles.ts";
 import type { TestChain } from "../../test/chain.ts";
-import { apiCaller } from "../../test/drafts-api.ts";
 import { startTestbed, stopTestbed } from "../../test/testbed.ts";
+import { type ArmedRule, AutosellPassRepository } from "./autosell-pass.repository.ts";
 
 // Rules fire from what the chain says at a block, once, and sell through the exit path.
 const masterKey = Buffer.alloc(32, 41);
@@ -26,91 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => stopTestbed({ app, testChain }));
 
-const call = apiCaller(
-  () => app,
-  () => key,
-);
-const client = () => testChain.chain.client;
-const quickClient = () =>
-  createPublicClient({ transport: http(testChain.chain.rpcUrl), pollingInterval: 100 });
-const trading = () => {
-  const { launchpad, trade } = testChain.chain;
-  if (!launchpad || !trade) throw new Error("the test chain trades nowhere");
-  return { launchpad, ...trade };
-};
-
-/**
- * The per-block passes a block runs (the test app watches no blocks): receipts recorded, the
- * ledger appended, the rules read.
- */
-const tick = async () => {
-  await app.transactions?.reconcile();
-  await app.pnlLedger?.pass();
-  await app.autosellEngine?.pass();
-};
-
-/** Another account trading the token: buys for `funds`, sells a share of what it holds. */
-const outsider = async () => {
-  const account = privateKeyToAccount(generatePrivateKey());
-  await setBalances(testChain, [[account.address, parseEther("20")]]);
-  const blockOf = async (hash: Hex) => (await client().getTransactionReceipt({ hash })).blockNumber;
-  return {
-    address: account.address,
-    buy: async (token: Address, bnb: string) =>
-      blockOf(
-        (await buyToken(quickClient(), { ...trading(), account, token, funds: parseEther(bnb) }))
-          .hash,
-      ),
-    sellShare: async (token: Address, share: bigint) => {
-      const held = await tokenBalance(testChain, token, account.address);
-      const amount = ((held * share) / 100n / 10n ** 9n) * 10n ** 9n;
-      return blockOf(
-        (await sellToken(quickClient(), { ...trading(), account, token, amount })).hashes.at(
-          -1,
-        ) as Hex,
-      );
-    },
-  };
-};
-
-const arm = async (token: Address, rule: Record<string, unknown>): Promise<AutosellRule> => {
-  const { status, body } = await call("POST", "/api/bundle/rules", { address: token, ...rule });
-  if (status !== 200) throw new Error(`create rule: ${JSON.stringify(body)}`);
-  return body.rule as AutosellRule;
-};
-const rulesOf = async (token: Address): Promise<AutosellRule[]> => {
-  const { body } = await call("GET", `/api/bundle/rules?address=${token}`);
-  return body.rules as AutosellRule[];
-};
-const ruleOf = async (token: Address, id: string) =>
-  (await rulesOf(token)).find((r) => r.id === id) as AutosellRule;
-/** Waits until the rule's firing for `tier` sent every wave. */
-const sentFiring = (token: Address, id: string, tier = 0) =>
-  vi.waitFor(
-    async () => {
-      await tick();
-      const rule = await ruleOf(token, id);
-      const firing = rule.firings.find((f) => f.tier === tier);
-      if (firing?.state !== "sent")
-        throw new Error(
-          `firing: ${JSON.stringify(firing)}, reading ${JSON.stringify(rule.reading)}`,
-        );
-      return { rule, firing };
-    },
-    { timeout: 30_000, interval: 200 },
-  );
-/** Waits for a pass to read the rule at `block` or later. */
-const readAt = (token: Address, id: string, block: bigint) =>
-  vi.waitFor(
-    async () => {
-      await tick();
-      const rule = await ruleOf(token, id);
-      if (!rule.reading || BigInt(rule.reading.block) < block)
-        throw new Error(`reading: ${JSON.stringify(rule.reading)}`);
-      return rule;
-    },
-    { timeout: 20_000, interval: 100 },
-  );
+const { call, client, tick, outsider, arm, ruleOf, sentFiring, readAt } = autosellKit(() => ({
+  testChain,
+  app,
+  key,
+}));
 const blocksOf = async (hashes: string[]) => {
   const receipts = await Promise.all(
     hashes.map((hash) =>
@@ -246,5 +159,113 @@ describe("the auto-sell pass", () => {
     const read = await readAt(bundle.token, rule.id, await client().getBlockNumber());
     expect(read.state).toBe("armed");
     expect(read.reading?.conditions[0]?.text).toMatch(/: (59|60) min left$/);
+  });
+});
+
+describe("a firing that cannot finish, or is stopped", () => {
+  it("gives a wave up after 10 failed attempts, and the firing says why", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "stopLoss", pnlPercent: -99 }] },
+      action: { percent: 100 },
+    });
+    // A firing whose sale can never be made: its percent is no decimal the sale can read (as a
+    // rule armed before percents had 2 decimals at most would have recorded it).
+    await app.database.db.execute(sql`
+      update autosell_rules set state = 'fired' where id = ${rule.id}`);
+    await app.database.db.execute(sql`
+      insert into autosell_firings (rule_id, tier, block_number, reading, percent, wallets, next_block)
+      values (${rule.id}, 0, 1, ${JSON.stringify({ block: "1", conditions: [] })}::jsonb, '1e-7',
+        ${JSON.stringify(bundle.wallets.map((w) => w.address.toLowerCase()))}::jsonb, 1)`);
+    const firing = await vi.waitFor(
+      async () => {
+        await tick();
+        const found = (await ruleOf(bundle.token, rule.id)).firings[0];
+        if (found?.state !== "failed") throw new Error(`firing: ${JSON.stringify(found)}`);
+        return found;
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    expect(firing.error).toMatch(/^Gave up after 10 attempts \(the last at block \d+\): .+/);
+    expect(firing.transactions).toEqual([]);
+  });
+
+  it("sends no further wave once the rule is cancelled while its firing is selling", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
+    const cap = await app.autosellEngine?.marketCapNow(bundle.token);
+    const rule = await arm(bundle.token, {
+      trigger: {
+        any: [{ type: "marketCap", atLeast: formatEther(((cap?.wei ?? 0n) * 12n) / 10n) }],
+      },
+      action: { percent: 100 },
+      execution: { spreadBlocks: 2 },
+    });
+    const whale = await outsider();
+    await whale.buy(bundle.token, "2");
+    // The first wave (one wallet of two: its approval and sale) is sent in the pass that decides
+    // the firing.
+    const first = await vi.waitFor(
+      async () => {
+        await tick();
+        const found = (await ruleOf(bundle.token, rule.id)).firings[0];
+        if (!found?.transactions.length) throw new Error(`firing: ${JSON.stringify(found)}`);
+        return found;
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    expect(first.state).toBe("selling");
+    const cancelled = await call("POST", `/api/bundle/rules/${rule.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await blocksOf(first.transactions);
+    const before = await holdings(bundle);
+    const head = await client().getBlockNumber();
+    await vi.waitFor(
+      async () => {
+        await tick();
+        expect(await client().getBlockNumber()).toBeGreaterThan(head + 3n);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    const after = await ruleOf(bundle.token, rule.id);
+    expect(after.state).toBe("cancelled");
+    expect(after.firings).toMatchObject([{ state: "stopped", transactions: first.transactions }]);
+    // The first wallet sold; the second keeps its tokens.
+    expect(before[0]).toBe(0n);
+    expect(before[1]).toBeGreaterThan(0n);
+    expect(await holdings(bundle)).toEqual(before);
+  });
+});
+
+describe("a rule edited between the pass's reading and its decision", () => {
+  it("is not decided on the conditions the pass read, and is read again next block", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "curveProgress", atLeastPercent: 0.01 }] },
+      action: { percent: 100 },
+    });
+    const pass = new AutosellPassRepository(app.database.db);
+    // What a pass read: the rule met (the curve is past 0.01%), about to be decided.
+    const seen = (await pass.armed()).find((r) => r.id === rule.id) as ArmedRule;
+    const block = await client().getBlockNumber();
+    const edit = await call("PUT", `/api/bundle/rules/${rule.id}`, {
+      trigger: { any: [{ type: "curveProgress", atLeastPercent: 99 }] },
+      action: { percent: 40 },
+    });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const decided = await pass.decide({
+      ruleId: seen.id,
+      version: seen.version,
+      tier: 0,
+      block,
+      reading: { block: block.toString(), conditions: [] },
+      percent: "100",
+      wallets: bundle.wallets.map((w) => w.address.toLowerCase()),
+      last: true,
+    });
+    expect(decided).toBe(false);
+    const read = await readAt(bundle.token, rule.id, block);
+    expect(read.state).toBe("armed");
+    expect(read.firings).toEqual([]);
+    expect(read.reading?.conditions[0]?.text).toMatch(/^curve \d+\.\d{2}% filled, of 99%$/);
   });
 });

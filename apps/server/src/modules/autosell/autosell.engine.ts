@@ -1,43 +1,46 @@
 import { createHash } from "node:crypto";
-import { prepareSells } from "@bundler/chain";
 import {
   type AutosellAction,
   type AutosellReading,
   type AutosellTrigger,
   formatWeiAsBnb,
+  percentBps,
   tokenWords,
 } from "@bundler/shared";
-import { type Address, formatEther, getAddress } from "viem";
+import { type Address, formatEther, formatUnits, getAddress } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
+import { ServiceUnavailableError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
-import { tokenHoldings } from "../../lib/shared-reads.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
 import { bundleNotFound } from "../bundles/bundles.service.ts";
 import type { PnlBundle, PnlRepository } from "../pnl/pnl.repository.ts";
-import type {
-  ArmedRule,
-  AutosellPassRepository,
-  SellingFiring,
-} from "./autosell-pass.repository.ts";
+import type { ArmedRule, AutosellPassRepository } from "./autosell-pass.repository.ts";
 import type { AutosellPreview, DryRun, RuleSpec } from "./autosell-preview.ts";
-import type { AutosellReader, Needs } from "./autosell-readings.ts";
+import { failureWords } from "./autosell-problems.ts";
+import { type AutosellReader, type Needs, NOT_LAUNCHPADS } from "./autosell-readings.ts";
 import {
+  INPUT_WORDS,
+  inputsOf,
   needsOf,
   nextPeak,
+  type ReadingInput,
   readingOf,
   readTrigger,
   type TokenReading,
   type TriggerMemory,
 } from "./autosell-triggers.ts";
+import { AutosellWaves } from "./autosell-waves.ts";
 
-const WHOLE = 10n ** 18n;
-
-/** What a reading says, whatever its block: a short hash of its conditions' words. */
+/** What a reading says, whatever its block: a short hash of its conditions' words and error. */
 const signatureOf = (reading: AutosellReading) =>
   createHash("sha256")
     .update(reading.conditions.map((c) => `${c.tier ?? ""}|${c.met}|${c.text}`).join("\n"))
+    .update(`\n${reading.error ?? ""}`)
     .digest("base64url")
     .slice(0, 22);
+
+/** Basis points of the whole holdings: 100%. */
+const ALL_BPS = 10_000n;
 
 /** A rule's triggers: its own, or its ladder's tiers'. */
 const triggersOf = (rule: { trigger: AutosellTrigger | null; action: AutosellAction }) =>
@@ -48,17 +51,20 @@ const triggersOf = (rule: { trigger: AutosellTrigger | null; action: AutosellAct
       : [];
 
 /**
- * The percent of each wallet's holdings now that tier `tier` sells: a ladder's tier sells its
- * share of the holdings the rule started with, over what the tiers before it left.
+ * The percent of each wallet's holdings now that tier `tier` sells, as an exact decimal (the
+ * sale reads it with parseEther): a plain rule's percent (at most 2 decimals, so its basis
+ * points exactly); a ladder's tier sells its share of the holdings the rule started with, over
+ * what the tiers before it left, to 12 decimals rounded down.
  */
 export const percentOf = (action: AutosellAction, tier: number, firedTiers: number[]): string => {
-  if (!("tiers" in action)) return String(action.percent);
+  if (!("tiers" in action)) return formatUnits(percentBps(action.percent), 2);
   const before = action.tiers
     .filter((_, i) => firedTiers.includes(i))
-    .reduce((s, t) => s + t.percent, 0);
-  const left = 100 - before;
-  const share = (action.tiers[tier]?.percent ?? 0) / (left > 0 ? left : 1);
-  return share >= 1 ? "100" : (share * 100).toFixed(12).replace(/\.?0+$/, "");
+    .reduce((s, t) => s + percentBps(t.percent), 0n);
+  const left = ALL_BPS - before;
+  const share = percentBps(action.tiers[tier]?.percent ?? 0);
+  if (left <= 0n || share >= left) return "100";
+  return formatUnits((share * 100n * 10n ** 12n) / left, 12);
 };
 
 /** Who a firing sells from, in landing order: the chosen bundle wallets, then the developer. */
@@ -70,15 +76,27 @@ export const sellersOf = (action: AutosellAction, bundle: PnlBundle): string[] =
   return action.includeDeveloper && bundle.deployer ? [...wallets, bundle.deployer] : wallets;
 };
 
-/** How many wallets a wave sells: `spreadBlocks` waves at most `maxWalletsPerBlock` each. */
-const waveSize = (firing: Pick<SellingFiring, "wallets" | "execution">) =>
-  Math.max(
-    1,
-    Math.min(
-      firing.execution.maxWalletsPerBlock,
-      Math.ceil(firing.wallets.length / firing.execution.spreadBlocks),
-    ),
+/**
+ * Why some of the rule's conditions could not be read at this block (the inputs they need that
+ * failed), as its reading's error; nothing when every input was read.
+ */
+const unreadOf = (
+  rule: Pick<ArmedRule, "trigger" | "action" | "firedTiers">,
+  reading: TokenReading,
+): { error?: string } => {
+  const triggers =
+    "tiers" in rule.action
+      ? rule.action.tiers.filter((_, i) => !rule.firedTiers.includes(i)).map((t) => t.trigger)
+      : triggersOf(rule);
+  const inputs = new Set<ReadingInput>(
+    triggers.flatMap((t) => ("any" in t ? t.any : t.all).flatMap(inputsOf)),
   );
+  const said = [...inputs].flatMap((input) => {
+    const problem = reading.problems[input];
+    return problem ? [`${INPUT_WORDS[input]}: ${problem.what} (${problem.why})`] : [];
+  });
+  return said.length > 0 ? { error: `Not read at this block: ${said.join("; ")}` } : {};
+};
 
 /**
  * Auto-sell's per-block pass (autosell.jobs.ts): reads every armed rule's inputs for the block
@@ -89,24 +107,36 @@ const waveSize = (firing: Pick<SellingFiring, "wallets" | "execution">) =>
  * after a crash answers what was recorded instead of selling twice.
  */
 export class AutosellEngine implements AutosellPreview {
+  private readonly waves: AutosellWaves;
+
   constructor(
     private readonly repo: AutosellPassRepository,
     private readonly pnl: PnlRepository,
     private readonly reader: AutosellReader,
     private readonly chain: ChainContext,
-    private readonly sells: BundleSells,
+    sells: BundleSells,
     private readonly emit: (userId: string, message: string) => void,
     private readonly log: (message: string) => void,
-    private readonly random: () => number = Math.random,
-  ) {}
+    random: () => number = Math.random,
+  ) {
+    this.waves = new AutosellWaves(repo, pnl, chain, sells, emit, log, random);
+  }
 
-  /** One block's work: evaluate, decide, then send every wave that is due. */
+  /**
+   * One block's work: evaluate, decide, then send every wave that is due. A failure of the
+   * evaluation (the head or the database unreadable) still lets the decided waves go, and one
+   * firing's failure is its own (an attempt of its wave), never the others'.
+   */
   async pass(): Promise<void> {
-    const rules = await this.repo.armed();
     let head: bigint | null = null;
-    if (rules.length > 0) head = await this.evaluate(rules);
+    try {
+      const rules = await this.repo.armed();
+      if (rules.length > 0) head = await this.evaluate(rules);
+    } catch (cause) {
+      this.log(`auto-sell: the rules were not evaluated at this block: ${failureWords(cause)}`);
+    }
     head ??= await this.chain.client.getBlockNumber();
-    for (const firing of await this.repo.selling(head)) await this.wave(firing, head);
+    for (const firing of await this.repo.selling(head)) await this.waves.send(firing, head);
   }
 
   /** Reads, records readings, decides firings; answers the block read. */
@@ -115,53 +145,81 @@ export class AutosellEngine implements AutosellPreview {
     const needs = new Map<string, Needs>();
     for (const [token] of bundles)
       needs.set(token, needsOf(rules.filter((r) => r.token === token).flatMap(triggersOf)));
-    const { block, readings } = await this.reader.read(bundles, needs);
+    const { block, readings, failures } = await this.reader.read(bundles, needs);
     const updates = [];
     const decided = [];
     for (const rule of rules) {
-      const reading = readings.get(rule.token);
       const bundle = bundles.get(rule.token);
-      if (!reading || !bundle) continue;
-      const memory: TriggerMemory = {
-        peakWei: nextPeak({ peakWei: rule.peakWei, armedBlock: block }, reading),
-        armedBlock: rule.armedBlock ?? block,
-      };
-      const { next, conditions, met } = this.judge(rule, reading, memory);
-      const read = readingOf(block, conditions);
+      if (!bundle) continue;
+      const reading = readings.get(rule.token);
+      const failure = failures.get(rule.token);
+      let memory: TriggerMemory = { peakWei: rule.peakWei, armedBlock: rule.armedBlock ?? block };
+      let read: AutosellReading;
+      try {
+        if (!reading) throw new Error(failure ?? "the token was not read");
+        memory = {
+          peakWei: nextPeak({ peakWei: rule.peakWei, armedBlock: block }, reading),
+          armedBlock: rule.armedBlock ?? block,
+        };
+        const { next, conditions, met } = this.judge(rule, reading, memory);
+        read = { ...readingOf(block, conditions), ...unreadOf(rule, reading) };
+        if (met && next !== null) decided.push({ rule, bundle, tier: next, reading: read });
+      } catch (cause) {
+        // This rule's inputs (or its judging) failed: it says why and is read again next block.
+        read = { ...readingOf(block, []), error: `Not read at this block: ${failureWords(cause)}` };
+      }
       // A reading that says what the last one said is not written again: its block is when the
       // input last changed (a quiet chain writes nothing each block).
       const sig = signatureOf(read);
       if (rule.armedBlock === null || memory.peakWei !== rule.peakWei || sig !== rule.readingSig)
         updates.push({
           id: rule.id,
+          version: rule.version,
           reading: { ...read, sig },
           peakWei: memory.peakWei,
           armedBlock: memory.armedBlock,
         });
-      if (met && next !== null) decided.push({ rule, bundle, tier: next, reading: read });
     }
     await this.repo.saveReadings(updates);
-    for (const { rule, bundle, tier, reading } of decided) {
-      const tiers = "tiers" in rule.action ? rule.action.tiers.length : 1;
-      const recorded = await this.repo.decide({
-        ruleId: rule.id,
-        tier,
-        block,
-        reading,
-        percent: percentOf(rule.action, tier, rule.firedTiers),
-        wallets: sellersOf(rule.action, bundle),
-        last: rule.firedTiers.length + 1 >= tiers,
-      });
-      if (!recorded) continue;
-      // A crash here leaves a decided firing, no sale: the next pass sends it.
-      await failpoint("autosell.decided");
-      const met = reading.conditions.filter((c) => c.met && (c.tier ?? tier) === tier);
-      this.emit(
-        rule.ownerId,
-        `Auto-sell rule ${rule.id.slice(0, 8)}${tiers > 1 ? ` tier ${tier + 1}` : ""} fired at block ${block} (${met.map((c) => c.text).join("; ")}): selling ${percentOf(rule.action, tier, rule.firedTiers)}% of ${sellersOf(rule.action, bundle).length} wallets`,
-      );
+    for (const decision of decided) {
+      try {
+        await this.decide(decision, block);
+      } catch (cause) {
+        this.log(
+          `auto-sell ${decision.rule.id}: not decided at block ${block}: ${failureWords(cause)}`,
+        );
+      }
     }
     return block;
+  }
+
+  /** Records a met rule's firing (AutosellPassRepository.decide) and tells its owner. */
+  private async decide(
+    d: { rule: ArmedRule; bundle: PnlBundle; tier: number; reading: AutosellReading },
+    block: bigint,
+  ): Promise<void> {
+    const { rule, bundle, tier, reading } = d;
+    const tiers = "tiers" in rule.action ? rule.action.tiers.length : 1;
+    const percent = percentOf(rule.action, tier, rule.firedTiers);
+    const wallets = sellersOf(rule.action, bundle);
+    const recorded = await this.repo.decide({
+      ruleId: rule.id,
+      version: rule.version,
+      tier,
+      block,
+      reading,
+      percent,
+      wallets,
+      last: rule.firedTiers.length + 1 >= tiers,
+    });
+    if (!recorded) return;
+    // A crash here leaves a decided firing, no sale: the next pass sends it.
+    await failpoint("autosell.decided");
+    const met = reading.conditions.filter((c) => c.met && (c.tier ?? tier) === tier);
+    this.emit(
+      rule.ownerId,
+      `Auto-sell rule ${rule.id.slice(0, 8)}${tiers > 1 ? ` tier ${tier + 1}` : ""} fired at block ${block} (${met.map((c) => c.text).join("; ")}): selling ${percent}% of ${wallets.length} wallets`,
+    );
   }
 
   /** The next tier to fire (a ladder's first unfired; 0 without one) and the rule's reading. */
@@ -182,144 +240,6 @@ export class AutosellEngine implements AutosellPreview {
     return { next: next >= 0 ? next : null, conditions, met };
   }
 
-  /** Sends a firing's next wave (unless its price impact is over the rule's limit). */
-  private async wave(firing: SellingFiring, head: bigint): Promise<void> {
-    const bundle = (await this.pnl.bundle(firing.token)) as PnlBundle;
-    const size = waveSize(firing);
-    const wallets = firing.wallets
-      .slice(firing.wavesSent * size, (firing.wavesSent + 1) * size)
-      .map((w) => getAddress(w));
-    const last = (firing.wavesSent + 1) * size >= firing.wallets.length;
-    const limit = firing.execution.maxImpactPercent;
-    if (limit !== undefined && wallets.length > 0) {
-      const impact = await this.impact(firing.token, wallets, firing.percent);
-      if (impact !== null && impact > limit) {
-        await this.repo.waveDone(firing, {
-          wavesSent: firing.wavesSent,
-          nextBlock: head + 1n,
-          transactions: firing.transactions,
-          state: "selling",
-          error: `block ${head} skipped: the sales' price impact ${impact.toFixed(2)}% is over the limit of ${limit}%`,
-        });
-        return;
-      }
-    }
-    let transactions = firing.transactions;
-    let error: string | null = null;
-    if (wallets.length > 0) {
-      // A crash from here on is finished by the next pass: the same keys answer what was recorded.
-      await failpoint("autosell.wave");
-      let outcomes: Awaited<ReturnType<BundleSells["sellAll"]>>["outcomes"];
-      try {
-        ({ outcomes } = await this.sells.sellAll(
-          firing.ownerId,
-          { tokenAddress: firing.token, ticker: bundle.ticker ?? "", draftId: bundle.draftId },
-          wallets,
-          ["bundle", "deployer"],
-          {
-            amount: firing.percent,
-            isPercentage: true,
-            route: "bundle",
-            slippageBps: firing.execution.slippageBps,
-          },
-          `autosell:${firing.ruleId}:${firing.tier}:${firing.wavesSent}`,
-        ));
-      } catch (cause) {
-        // The chain or the database failed: the wave stays due, and goes again next block.
-        const reason = cause instanceof Error ? cause.message : String(cause);
-        this.log(`auto-sell ${firing.ruleId} tier ${firing.tier}: ${reason}`);
-        await this.repo.waveDone(firing, {
-          wavesSent: firing.wavesSent,
-          nextBlock: head + 1n,
-          transactions,
-          state: "selling",
-          error: `block ${head}: ${reason}; trying again next block`,
-        });
-        return;
-      }
-      const txs = outcomes.flatMap((o) => o.transactions);
-      transactions = [
-        ...new Set([...transactions, ...txs.flatMap((t) => (t.hash ? [t.hash] : []))]),
-      ];
-      // A wallet another sale holds (another rule's wave of the same block, a sale of the
-      // user's) got nothing recorded: the wave goes again next block under the same key, which
-      // answers the wallets that did sell and sells the rest once theirs has landed.
-      const held = outcomes.filter((o) => o.held);
-      if (held.length > 0) {
-        await this.repo.waveDone(firing, {
-          wavesSent: firing.wavesSent,
-          nextBlock: head + 1n,
-          transactions,
-          state: "selling",
-          error: `block ${head}: ${held.length} of ${wallets.length} wallets had another sale in flight; trying again next block`,
-        });
-        return;
-      }
-      const failed = txs.filter((t) => t.status === "failed");
-      if (failed.length > 0)
-        error = failed
-          .slice(0, 3)
-          .map((t) => t.error)
-          .join("; ")
-          .concat(failed.length > 3 ? ` (and ${failed.length - 3} more)` : "");
-    }
-    const jitter = firing.execution.jitter ? BigInt(Math.floor(this.random() * 3)) : 0n;
-    await this.repo.waveDone(firing, {
-      wavesSent: firing.wavesSent + 1,
-      nextBlock: head + 1n + jitter,
-      transactions,
-      state: last ? (transactions.length > 0 ? "sent" : "failed") : "selling",
-      error,
-    });
-    if (last)
-      this.emit(
-        firing.ownerId,
-        transactions.length > 0
-          ? `Auto-sell rule ${firing.ruleId.slice(0, 8)}: ${transactions.length} transactions sent${error ? `; ${error}` : ""}`
-          : `Auto-sell rule ${firing.ruleId.slice(0, 8)} sold nothing: ${error ?? "no wallet had tokens"}`,
-      );
-  }
-
-  /** The wave's price impact, percent: its simulated proceeds against price × tokens sold. */
-  private async impact(token: string, wallets: Address[], percent: string): Promise<number | null> {
-    const sales = await this.simulate(token, wallets, percent);
-    const marked = sales.reduce((s, x) => s + (x.amountIn * x.price) / WHOLE, 0n);
-    const fetched = sales.reduce((s, x) => s + x.amountOut, 0n);
-    if (marked === 0n) return null;
-    return Number(((marked - fetched) * 10_000n) / marked) / 100;
-  }
-
-  /** What selling `percent` of each wallet's tokens fetches now: one simulation in landing order. */
-  private async simulate(token: string, wallets: Address[], percent: string) {
-    const { chain } = this;
-    if (!chain.launchpad || !chain.trade) return [];
-    const read = await tokenHoldings(chain, {
-      token: getAddress(token),
-      addresses: wallets,
-      helper: chain.trade.helper,
-      spenders: [chain.launchpad, chain.trade.router],
-    });
-    const scaled = BigInt(Math.round(Number(percent) * 1e6));
-    const sellers = read.holdings
-      .map((h) => ({ address: h.address as Address, amount: (h.token * scaled) / 100_000_000n }))
-      .filter((s) => s.amount > 0n);
-    if (sellers.length === 0) return [];
-    const prepared = await prepareSells(chain.client, {
-      launchpad: chain.launchpad,
-      ...chain.trade,
-      token: getAddress(token),
-      sellers,
-      gasPrice: 0n,
-      holdings: read,
-    });
-    const price = read.info?.lastPrice ?? 0n;
-    return prepared.sells.flatMap((s) =>
-      "quote" in s
-        ? [{ address: s.address, amountIn: s.quote.amountIn, amountOut: s.quote.amountOut, price }]
-        : [],
-    );
-  }
-
   async dryRun(ownerId: string, token: Address, spec: RuleSpec): Promise<DryRun> {
     const lower = token.toLowerCase();
     const bundles = await this.pnl.bundles([lower], ownerId);
@@ -334,27 +254,31 @@ export class AutosellEngine implements AutosellPreview {
       armedBlock: null,
       firedTiers: [],
       readingSig: null,
+      version: 0,
     };
-    const { block, readings } = await this.reader.read(
+    const { block, readings, failures } = await this.reader.read(
       bundles,
       new Map([[lower, needsOf(triggersOf(rule))]]),
     );
     const reading = readings.get(lower);
-    if (!reading) throw new Error(`token ${token} is not one of the launchpad's`);
+    if (!reading)
+      throw new ServiceUnavailableError(
+        `The token could not be read now: ${failures.get(lower) ?? "the launchpad does not know it"}`,
+      );
     const memory = {
       peakWei: nextPeak({ peakWei: null, armedBlock: block }, reading),
       armedBlock: block,
     };
     const { conditions, met, next } = this.judge(rule, reading, memory);
     const percent = percentOf(spec.action, next ?? 0, []);
-    const sales = await this.simulate(
+    const sales = await this.waves.simulate(
       lower,
       sellersOf(spec.action, bundle).map((w) => getAddress(w)),
       percent,
     );
     const total = sales.reduce((s, x) => s + x.amountOut, 0n);
     return {
-      reading: readingOf(block, conditions) as AutosellReading,
+      reading: { ...readingOf(block, conditions), ...unreadOf(rule, reading) },
       fires: met,
       sales: sales.map((s) => ({
         address: getAddress(s.address),
@@ -375,8 +299,12 @@ export class AutosellEngine implements AutosellPreview {
       time: false,
       windows: new Set(),
     };
-    const { readings } = await this.reader.read(bundles, new Map([[lower, none]]));
+    const { readings, failures } = await this.reader.read(bundles, new Map([[lower, none]]));
     const reading = readings.get(lower);
+    const failure = failures.get(lower);
+    // Unread, a market cap to reach cannot be checked against today's: refused for now.
+    if (failure && failure !== NOT_LAUNCHPADS)
+      throw new ServiceUnavailableError(`The market cap could not be read now: ${failure}`);
     if (!reading) return { wei: 0n, usd: null };
     const usd =
       reading.bnbUsd === null ? null : Number(formatEther(reading.marketCapWei)) * reading.bnbUsd;

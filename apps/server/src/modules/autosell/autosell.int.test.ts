@@ -71,11 +71,26 @@ const tracked = (id: string) =>
       reading = ${JSON.stringify({ block: "7", conditions: [] })}::jsonb
     where id = ${id}`);
 
-/** Every live rule of the file's bundle cancelled, so each test starts within the limits. */
-const cancelAll = () =>
-  app.database.db.execute(
+/**
+ * Every live rule of the file's bundle cancelled and every open firing ended, so each test
+ * starts within the limits.
+ */
+const cancelAll = async () => {
+  await app.database.db.execute(
+    sql`update autosell_firings set state = 'sent' where state = 'selling'`,
+  );
+  await app.database.db.execute(
     sql`update autosell_rules set state = 'cancelled' where state in ('armed', 'paused')`,
   );
+};
+
+/** A firing as the engine records it (tier 0 unless told), in `state`. */
+const firingOf = (ruleId: string, state: string, tier = 0, transactions: string[] = []) =>
+  app.database.db.execute(sql`
+    insert into autosell_firings (rule_id, tier, block_number, reading, percent, wallets, state, next_block, transactions)
+    values (${ruleId}, ${tier}, 10, ${JSON.stringify({ block: "10", conditions: [] })}::jsonb, '100',
+      ${JSON.stringify(bundle.wallets.map((w) => w.address.toLowerCase()))}::jsonb, ${state}, 11,
+      ${JSON.stringify(transactions)}::jsonb)`);
 
 /** A request the server refuses with this status and words, having stored nothing. */
 const refused = async (
@@ -207,6 +222,25 @@ describe("bad input: a 400 that says why and stores nothing", () => {
     await create(ladderOf([{ all: [{ type: "time" }] }, 100]), /^Tier 1, condition 1: a time/);
   });
 
+  it("refuses a percent to sell with more than 2 decimals or in exponent form, naming the field", async () => {
+    await create(
+      { action: { percent: 1e-7 } },
+      /^Percent to sell must have at most 2 decimals, like 12\.5$/,
+    );
+    await create(
+      { action: { percent: 33.333 } },
+      /^Percent to sell must have at most 2 decimals, like 12\.5$/,
+    );
+    await create(
+      ladderOf([STOP_LOSS, 0.005], [STOP_LOSS, 50]),
+      /^Tier 1's percent must have at most 2 decimals, like 12\.5$/,
+    );
+    expect((await created({ action: { percent: 12.25 } })).action).toMatchObject({
+      percent: 12.25,
+    });
+    await cancelAll();
+  });
+
   it("refuses what the schemas refuse: a percent over 100, a ladder over 100%, a condition with no value", async () => {
     await create({ action: { percent: 120 } }, /^Percent to sell must be at most 100/);
     await create(ladderOf([STOP_LOSS, 60], [STOP_LOSS, 50]), /tiers add up to more than 100%/);
@@ -291,7 +325,10 @@ describe("pause, resume, cancel and edit", () => {
     expect((await move("cancel")).body.rule).toMatchObject({ state: "cancelled" });
     expect(await move("cancel")).toMatchObject({
       status: 409,
-      body: { error: "Rule is cancelled: only an armed or paused rule can be cancelled" },
+      body: {
+        error:
+          "Rule is cancelled: only an armed or paused rule, or one still selling, can be cancelled",
+      },
     });
     expect((await move("resume")).status).toBe(409);
     await refused(
@@ -315,15 +352,136 @@ describe("pause, resume, cancel and edit", () => {
   });
 });
 
+describe("a rule whose firing is still selling", () => {
+  it("is cancelled with its firing: no further waves, and the firing says the sales sent stand", async () => {
+    const rule = await created();
+    await app.database.db.execute(
+      sql`update autosell_rules set state = 'fired' where id = ${rule.id}`,
+    );
+    await firingOf(rule.id, "selling", 0, ["0xabc"]);
+    const cancelled = await call("POST", `/api/bundle/rules/${rule.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const answered = cancelled.body.rule as AutosellRule;
+    expect(answered.state).toBe("cancelled");
+    expect(answered.firings).toMatchObject([
+      {
+        state: "stopped",
+        transactions: ["0xabc"],
+        error:
+          "Stopped by a cancel: no further waves; the 1 transaction already sent stands (what it sold stays sold)",
+      },
+    ]);
+  });
+
+  it("stops a ladder's selling tier when the armed ladder is cancelled", async () => {
+    const ladder = await created(ladderOf([STOP_LOSS, 25], [STOP_LOSS, 75]));
+    await firingOf(ladder.id, "selling");
+    const cancelled = await call("POST", `/api/bundle/rules/${ladder.id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect((cancelled.body.rule as AutosellRule).firings.map((f) => f.state)).toEqual(["stopped"]);
+  });
+
+  it("answers 409 to a cancel once every firing of a fired rule has ended", async () => {
+    const rule = await created();
+    await app.database.db.execute(
+      sql`update autosell_rules set state = 'fired' where id = ${rule.id}`,
+    );
+    await firingOf(rule.id, "sent", 0, ["0xabc"]);
+    expect(await call("POST", `/api/bundle/rules/${rule.id}/cancel`)).toMatchObject({
+      status: 409,
+      body: {
+        error:
+          "Rule is fired: only an armed or paused rule, or one still selling, can be cancelled",
+      },
+    });
+  });
+});
+
+describe("editing a ladder that has fired tiers", () => {
+  const TIER_1 = { any: [{ type: "curveProgress", atLeastPercent: 90 }] };
+  const TIER_2 = { any: [{ type: "curveProgress", atLeastPercent: 99 }] };
+
+  it("refuses to turn it into a single percent, to change a fired tier, or to leave no tier to fire", async () => {
+    const ladder = await created(ladderOf([TIER_1, 25], [TIER_2, 75]));
+    await firingOf(ladder.id, "sent", 0, ["0xabc"]);
+    const url = `/api/bundle/rules/${ladder.id}`;
+    await refused(
+      "PUT",
+      url,
+      { trigger: STOP_LOSS, action: { percent: 50 } },
+      409,
+      /^Tier 1 of this ladder has already fired: it stays a ladder whose fired tiers are kept as they are/,
+    );
+    await refused(
+      "PUT",
+      url,
+      ladderOf([TIER_1, 30], [TIER_2, 70]),
+      409,
+      /^Tier 1 has already fired: it cannot be changed/,
+    );
+    await refused(
+      "PUT",
+      url,
+      ladderOf([TIER_1, 25]),
+      409,
+      /^Every tier of this ladder would have fired: add a tier after tier 1, or cancel the rule/,
+    );
+    await cancelAll();
+  });
+
+  it("accepts new tiers after the fired ones, and the rule stays armed", async () => {
+    const ladder = await created(ladderOf([TIER_1, 25], [TIER_2, 75]));
+    await firingOf(ladder.id, "sent", 0, ["0xabc"]);
+    const edited = await call(
+      "PUT",
+      `/api/bundle/rules/${ladder.id}`,
+      ladderOf([TIER_1, 25], [TIER_2, 25], [STOP_LOSS, 50]),
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.rule).toMatchObject({ state: "armed" });
+    await cancelAll();
+  });
+});
+
 describe("limits", () => {
   it(`keeps at most ${AUTOSELL_LIMITS.perBundle} armed or paused rules per bundle`, async () => {
     await cancelAll();
     const rules: AutosellRule[] = [];
     for (let i = 0; i < AUTOSELL_LIMITS.perBundle; i++) rules.push(await created());
     await call("POST", `/api/bundle/rules/${rules[0]?.id}/pause`);
-    await createRefused({}, 400, /^This bundle already has 20 armed or paused rules, the most/);
+    await createRefused(
+      {},
+      400,
+      /^This bundle already has 20 rules armed, paused or still selling, the most/,
+    );
     // A cancelled rule no longer counts.
     await call("POST", `/api/bundle/rules/${rules[1]?.id}/cancel`);
+    await created();
+    await cancelAll();
+  });
+
+  it("counts a fired rule whose firing is still selling against the bundle's limit", async () => {
+    await cancelAll();
+    const rules: AutosellRule[] = [];
+    for (let i = 0; i < AUTOSELL_LIMITS.perBundle; i++) rules.push(await created());
+    const fired = rules[0] as AutosellRule;
+    await app.database.db.execute(
+      sql`update autosell_rules set state = 'fired' where id = ${fired.id}`,
+    );
+    await firingOf(fired.id, "selling");
+    await app.database.db.execute(
+      sql`update autosell_rules set state = 'cancelled' where id = ${rules[1]?.id}`,
+    );
+    await created();
+    await createRefused(
+      {},
+      400,
+      /^This bundle already has 20 rules armed, paused or still selling, the most it may have/,
+    );
+    // Once its firing ends it no longer counts.
+    await app.database.db.execute(
+      sql`update autosell_firings set state = 'sent' where rule_id = ${fired.id}`,
+    );
     await created();
     await cancelAll();
   });
@@ -335,7 +493,11 @@ describe("limits", () => {
       select ${ownerId}, '0x' || lpad(to_hex(n), 40, '0'), ${JSON.stringify(STOP_LOSS)}::jsonb,
         '{"percent":100,"includeDeveloper":false}'::jsonb, '{}'::jsonb
       from generate_series(1, ${AUTOSELL_LIMITS.perUser}) as n`);
-    await createRefused({}, 400, /^You already have 200 armed or paused rules, the most/);
+    await createRefused(
+      {},
+      400,
+      /^You already have 200 rules armed, paused or still selling, the most/,
+    );
     await cancelAll();
   });
 });

@@ -1,7 +1,8 @@
 import type { AutosellState } from "@bundler/shared";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import { and, asc, desc, eq, inArray, or, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
 import { autosellFirings, autosellRules } from "../../db/schema.ts";
+import { stoppedWords } from "./autosell-pass.repository.ts";
 import type { RuleSpec } from "./autosell-preview.ts";
 
 export type RuleRow = typeof autosellRules.$inferSelect;
@@ -9,8 +10,15 @@ export type FiringRow = typeof autosellFirings.$inferSelect;
 /** A rule with its firings, ordered by tier. */
 export type RuleWithFirings = RuleRow & { firings: FiringRow[] };
 
-/** Rules that count against the limits: those that may still fire. */
+/** Rules that may still fire: they can be edited, and count against the limits. */
 const LIVE: AutosellState[] = ["armed", "paused"];
+
+/** A rule that has a firing still selling (its waves not all sent). */
+const stillSelling = sql`exists (select 1 from ${autosellFirings} f
+  where f.rule_id = ${autosellRules.id} and f.state = 'selling')`;
+
+/** Rules that count against the limits: those that may still fire, or are still selling. */
+const countsAgainstLimits = or(inArray(autosellRules.state, LIVE), stillSelling);
 
 /** How many live rules a new one would join, and the limits it must stay within. */
 export interface RuleLimits {
@@ -50,7 +58,7 @@ export class AutosellRepository {
           bundle: sql<number>`(count(*) filter (where ${autosellRules.token} = ${lower}))::int`,
         })
         .from(autosellRules)
-        .where(and(eq(autosellRules.ownerId, ownerId), inArray(autosellRules.state, LIVE)));
+        .where(and(eq(autosellRules.ownerId, ownerId), countsAgainstLimits));
       if ((counted?.bundle ?? 0) >= limits.perBundle) return { full: "bundle" as const };
       if ((counted?.user ?? 0) >= limits.perUser) return { full: "user" as const };
       const [row] = await tx
@@ -106,16 +114,69 @@ export class AutosellRepository {
   }
 
   /**
-   * Replaces the rule's trigger, action and execution while it is armed or paused, and forgets
-   * what the engine tracked for the old one (reading, peak, armed block).
+   * Cancels the owner's rule if it is armed or paused, or still has a firing selling, and stops
+   * that firing in the same transaction (the pass sends no further wave; a wave already on its
+   * way records its transactions on the stopped firing). Undefined when it is not the owner's
+   * or has nothing left to cancel (read it again to tell which).
    */
-  async update(ownerId: string, id: string, spec: RuleSpec): Promise<RuleWithFirings | undefined> {
-    const [row] = await this.db
-      .update(autosellRules)
-      .set({ ...spec, reading: null, peakWei: null, armedBlock: null, updatedAt: new Date() })
-      .where(this.guard(ownerId, id, LIVE))
-      .returning();
-    return row ? (await this.withFirings([row]))[0] : undefined;
+  async cancel(ownerId: string, id: string): Promise<RuleWithFirings | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(autosellRules)
+        .set({ state: "cancelled", updatedAt: new Date() })
+        .where(
+          and(eq(autosellRules.id, id), eq(autosellRules.ownerId, ownerId), countsAgainstLimits),
+        )
+        .returning();
+      if (!row) return undefined;
+      await tx.execute(sql`
+        update autosell_firings set state = 'stopped', error = ${stoppedWords(sql`transactions`)}
+          where rule_id = ${id} and state = 'selling'`);
+      return (await this.withFirings([row], tx))[0];
+    });
+  }
+
+  /**
+   * Replaces the rule's trigger, action and execution while it is armed or paused, under its
+   * row lock, once `allowed` accepts the change from the rule as locked and the tiers it has
+   * fired (it throws to refuse); forgets what the engine tracked for the old one (reading, peak, armed block) and
+   * moves its version on, so a pass that read the old one decides nothing on it.
+   */
+  async update(
+    ownerId: string,
+    id: string,
+    spec: RuleSpec,
+    allowed: (current: RuleRow, firedTiers: number[]) => void,
+  ): Promise<RuleWithFirings | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select()
+        .from(autosellRules)
+        .where(this.guard(ownerId, id, LIVE))
+        .for("update");
+      if (!locked) return undefined;
+      const fired = await tx
+        .select({ tier: autosellFirings.tier })
+        .from(autosellFirings)
+        .where(eq(autosellFirings.ruleId, id));
+      allowed(
+        locked,
+        fired.map((f) => f.tier).sort((a, b) => a - b),
+      );
+      const [row] = await tx
+        .update(autosellRules)
+        .set({
+          ...spec,
+          reading: null,
+          peakWei: null,
+          armedBlock: null,
+          version: sql`${autosellRules.version} + 1`,
+          updatedAt: new Date(),
+        })
+        .where(eq(autosellRules.id, id))
+        .returning();
+      return row ? (await this.withFirings([row], tx))[0] : undefined;
+    });
   }
 
   private guard(ownerId: string, id: string, from: readonly AutosellState[]) {
@@ -127,9 +188,9 @@ export class AutosellRepository {
   }
 
   /** The rules with their firings, read in one query for all of them. */
-  private async withFirings(rows: RuleRow[]): Promise<RuleWithFirings[]> {
+  private async withFirings(rows: RuleRow[], db: Db | Tx = this.db): Promise<RuleWithFirings[]> {
     if (rows.length === 0) return [];
-    const firings = await this.db
+    const firings = await db
       .select()
       .from(autosellFirings)
       .where(

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import {
   AUTOSELL_LIMITS,
   type AutosellAction,
@@ -18,20 +19,23 @@ import {
 } from "../../lib/errors.ts";
 import type { BundlesRepository } from "../bundles/bundles.repository.ts";
 import { ownedBundle } from "../bundles/bundles.service.ts";
-import type { AutosellRepository, RuleWithFirings } from "./autosell.repository.ts";
+import type { AutosellRepository, RuleRow, RuleWithFirings } from "./autosell.repository.ts";
 import { checkedSpec, type RuleInput } from "./autosell-checks.ts";
-import type { AutosellPreview, DryRun } from "./autosell-preview.ts";
+import type { AutosellPreview, DryRun, RuleSpec } from "./autosell-preview.ts";
 
 export const ruleNotFound = () => new NotFoundError("Rule not found");
 
-/** A rule's answer: the stored row in the contract's shape (autosellRuleSchema). */
-/** A stored reading as answered: its block and conditions (not the pass's own signature). */
+/**
+ * A stored reading as answered: its block, conditions and why some could not be read (not the
+ * pass's own signature).
+ */
 const readingOf = (stored: unknown): AutosellReading | null => {
   if (!stored) return null;
-  const { block, conditions } = stored as AutosellReading;
-  return { block, conditions };
+  const { block, conditions, error } = stored as AutosellReading;
+  return { block, conditions, ...(error ? { error } : {}) };
 };
 
+/** A rule's answer: the stored row in the contract's shape (autosellRuleSchema). */
 export const ruleOf = (row: RuleWithFirings): AutosellRule => ({
   id: row.id,
   address: getAddress(row.token),
@@ -54,16 +58,52 @@ export const ruleOf = (row: RuleWithFirings): AutosellRule => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** What each change of state may start from, and its verb for the 409's sentence. */
+/**
+ * What each change of state may start from, and its verb for the 409's sentence. A cancel also
+ * takes a fired rule whose firing is still selling, and stops that firing.
+ */
 const MOVES = {
   pause: { from: ["armed"], to: "paused", only: "an armed rule" },
   resume: { from: ["paused"], to: "armed", only: "a paused rule" },
-  cancel: { from: ["armed", "paused"], to: "cancelled", only: "an armed or paused rule" },
+  cancel: {
+    from: ["armed", "paused"],
+    to: "cancelled",
+    only: "an armed or paused rule, or one still selling,",
+  },
 } as const satisfies Record<
   string,
   { from: readonly AutosellState[]; to: AutosellState; only: string }
 >;
 export type RuleMove = keyof typeof MOVES;
+
+/**
+ * A ladder that has fired tiers can be edited only into a ladder that keeps those tiers as they
+ * are (their percents count in what the later tiers sell) and has a tier left to fire: a rule
+ * that could never fire again is refused with the reason.
+ */
+const checkFiredTiers = (rule: RuleRow, spec: RuleSpec, firedTiers: number[]) => {
+  if (firedTiers.length === 0) return;
+  const first = (firedTiers[0] as number) + 1;
+  const before = rule.action as AutosellAction;
+  if (!("tiers" in before) || !("tiers" in spec.action))
+    throw new ConflictError(
+      `Tier ${first} of this ladder has already fired: it stays a ladder whose fired tiers are kept as they are; cancel it and arm a new rule to sell another way`,
+    );
+  const after = spec.action.tiers;
+  for (const tier of firedTiers) {
+    const was = before.tiers[tier];
+    const now = after[tier];
+    // Stored as jsonb, whose keys come back in its own order: compared as values.
+    if (!was || !now || !isDeepStrictEqual(was, now))
+      throw new ConflictError(
+        `Tier ${tier + 1} has already fired: it cannot be changed (keep it as tier ${tier + 1} with its trigger and percent)`,
+      );
+  }
+  if (after.every((_, i) => firedTiers.includes(i)))
+    throw new ConflictError(
+      `Every tier of this ladder would have fired: add a tier after tier ${after.length}, or cancel the rule`,
+    );
+};
 
 const wrongState = (state: AutosellState, only: string, verb: string) =>
   new ConflictError(`Rule is ${state}: only ${only} can be ${verb}`);
@@ -92,8 +132,8 @@ export class AutosellService {
     if ("full" in created)
       throw new BadRequestError(
         created.full === "bundle"
-          ? `This bundle already has ${AUTOSELL_LIMITS.perBundle} armed or paused rules, the most it may have: cancel one first`
-          : `You already have ${AUTOSELL_LIMITS.perUser} armed or paused rules, the most an account may have: cancel one first`,
+          ? `This bundle already has ${AUTOSELL_LIMITS.perBundle} rules armed, paused or still selling, the most it may have: cancel one first`
+          : `You already have ${AUTOSELL_LIMITS.perUser} rules armed, paused or still selling, the most an account may have: cancel one first`,
       );
     return ruleOf(created.rule);
   }
@@ -104,12 +144,16 @@ export class AutosellService {
     return (await this.repo.list(ownerId, bundle.tokenAddress)).map(ruleOf);
   }
 
-  /** Pauses, resumes or cancels the caller's rule; 409 from a state the change cannot start from. */
+  /**
+   * Pauses, resumes or cancels the caller's rule (a cancel stops a firing still selling); 409
+   * from a state the change cannot start from.
+   */
   async move(ownerId: string, id: string, move: RuleMove): Promise<AutosellRule> {
     const { from, to, only } = MOVES[move];
-    const moved = await this.repo.setState(ownerId, id, from, to, {
-      clearTracking: move === "resume",
-    });
+    const moved =
+      move === "cancel"
+        ? await this.repo.cancel(ownerId, id)
+        : await this.repo.setState(ownerId, id, from, to, { clearTracking: move === "resume" });
     if (moved) return ruleOf(moved);
     const rule = await this.repo.find(ownerId, id);
     if (!rule) throw ruleNotFound();
@@ -124,7 +168,9 @@ export class AutosellService {
       throw wrongState(rule.state, "an armed or paused rule", "edited");
     const bundle = await ownedBundle(this.bundles, ownerId, rule.token);
     const spec = await checkedSpec(bundle, input, this.preview);
-    const updated = await this.repo.update(ownerId, id, spec);
+    const updated = await this.repo.update(ownerId, id, spec, (current, fired) =>
+      checkFiredTiers(current, spec, fired),
+    );
     if (updated) return ruleOf(updated);
     // The engine fired it (or another request cancelled it) since it was read.
     const now = await this.repo.find(ownerId, id);

@@ -11,7 +11,11 @@ const STATES: Record<AutosellFiring["state"], string> = {
   selling: "selling",
   sent: "sent",
   failed: "failed",
+  stopped: "stopped",
 };
+
+/** A firing that ended without selling all it was to: said in the warning colour. */
+const ENDED_SHORT = new Set<AutosellFiring["state"]>(["failed", "stopped"]);
 
 const columns = (explorerUrl: string | null, ladder: boolean) =>
   [
@@ -34,7 +38,7 @@ const columns = (explorerUrl: string | null, ladder: boolean) =>
         const { error } = info.row.original;
         return (
           <span
-            className={info.getValue() === "failed" ? "text-bad" : ""}
+            className={ENDED_SHORT.has(info.getValue()) ? "text-bad" : ""}
             title={error ?? undefined}
           >
             {STATES[info.getValue()]}

@@ -20,6 +20,12 @@ const VERBS: Record<AutosellState, RuleVerb[]> = {
   cancelled: [],
 };
 
+/** A fired rule whose firing is still selling can still be cancelled: its waves stop. */
+const verbsOf = (rule: AutosellRule): RuleVerb[] =>
+  rule.state === "fired" && rule.firings.some((f) => f.state === "selling")
+    ? ["cancel"]
+    : VERBS[rule.state];
+
 /** Armed and paused rules can be edited; fired and cancelled ones are history. */
 const editable = (state: AutosellState) => state === "armed" || state === "paused";
 
@@ -69,18 +75,25 @@ function RuleCard({
             Read at every block; last changed at block {rule.reading.block}:
           </p>
           <RulesReading reading={rule.reading} testId="rule-reading" />
+          {rule.reading.error && (
+            <p role="alert" className="text-xs text-bad" data-testid="rule-reading-error">
+              {rule.reading.error}
+            </p>
+          )}
         </div>
       ) : (
         <p className="text-xs text-faint">
           No reading yet: the first pass after arming reads the trigger's inputs.
         </p>
       )}
-      {editable(rule.state) && (
+      {verbsOf(rule).length > 0 && (
         <div className="flex gap-2">
-          <Button variant="secondary" className="px-3 py-1 text-xs" onClick={onEdit}>
-            Edit
-          </Button>
-          {VERBS[rule.state].map((verb) => (
+          {editable(rule.state) && (
+            <Button variant="secondary" className="px-3 py-1 text-xs" onClick={onEdit}>
+              Edit
+            </Button>
+          )}
+          {verbsOf(rule).map((verb) => (
             <Button
               key={verb}
               variant="secondary"

@@ -50,6 +50,8 @@ function rulesServer({
   rules = [] as AutosellRule[],
   create = (): Response => HttpResponse.json({ success: true, rule: sniperGuard() }),
   dryRun = (): Response => HttpResponse.json({ success: false, error: "not asked" }),
+  moved = (verb: string): AutosellRule =>
+    sniperGuard({ state: verb === "pause" ? "paused" : "cancelled" }),
 } = {}) {
   const state = {
     rules,
@@ -66,7 +68,7 @@ function rulesServer({
     }),
     http.post("/api/bundle/rules/:id/:verb", ({ params }) => {
       state.verbs.push(`${params.id}/${params.verb}`);
-      const rule = sniperGuard({ state: params.verb === "pause" ? "paused" : "cancelled" });
+      const rule = moved(String(params.verb));
       state.rules = [rule];
       return HttpResponse.json({ success: true, rule });
     }),
@@ -278,6 +280,74 @@ describe("the rules list", () => {
       "0x0000…0007",
     ]);
     expect(within(rulesPanel()).queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("says why some of a rule's inputs could not be read at this block", async () => {
+    const error =
+      "Not read at this block: outside buys: the launchpad's events could not be read (block range too wide)";
+    const unread = sniperGuard({
+      reading: {
+        block: "41",
+        conditions: [
+          {
+            type: "outsideBuys",
+            text: "outside buys: not read at this block (the launchpad's events could not be read)",
+            met: false,
+          },
+        ],
+        error,
+      },
+    });
+    await openRules(rulesServer({ rules: [unread] }));
+    const rule = within(rulesPanel()).getByTestId("rule");
+    expect(within(rule).getByTestId("rule-reading-error").textContent).toBe(error);
+    expect(within(rule).getByTestId("rule-reading").textContent).toBe(
+      "outside buys: not read at this block (the launchpad's events could not be read) (not met)",
+    );
+  });
+
+  it("shows why a firing failed", async () => {
+    const reason =
+      "Gave up after 10 attempts (the last at block 52): Value `1e-7` is not a valid decimal number.";
+    const failed = sniperGuard({
+      state: "fired",
+      firings: [{ ...firing("42", []), state: "failed", error: reason }],
+    });
+    await openRules(rulesServer({ rules: [failed] }));
+    const row = within(rulesPanel()).getByTestId("rule-firing") as HTMLTableRowElement;
+    expect(row.cells[2]?.textContent).toBe(`failed: ${reason}`);
+  });
+
+  it("cancels a fired rule whose firing is still selling, and shows the firing stopped with what was sent", async () => {
+    const selling = sniperGuard({
+      state: "fired",
+      firings: [{ ...firing("42", [txHash(7)]), state: "selling" }],
+    });
+    const stopped =
+      "Stopped by a cancel: no further waves; the 1 transaction already sent stands (what it sold stays sold)";
+    const state = await openRules(
+      rulesServer({
+        rules: [selling],
+        moved: () =>
+          sniperGuard({
+            state: "cancelled",
+            firings: [{ ...firing("42", [txHash(7)]), state: "stopped", error: stopped }],
+          }),
+      }),
+    );
+    expect(within(rulesPanel()).queryByRole("button", { name: "Edit" })).toBeNull();
+    press("Cancel");
+    await waitFor(() =>
+      expect(within(rulesPanel()).getByTestId("rule-state").textContent).toBe("cancelled"),
+    );
+    expect(state.verbs).toEqual([`${RULE_ID}/cancel`]);
+    const row = within(rulesPanel()).getByTestId("rule-firing") as HTMLTableRowElement;
+    expect(Array.from(row.cells, (cell) => cell.textContent)).toEqual([
+      "42",
+      "outside net buying 1.2 BNB of 1",
+      `stopped: ${stopped}`,
+      "0x0000…0007",
+    ]);
   });
 
   it("reads the rules again at a new block and toasts a firing that was not there before", async () => {
