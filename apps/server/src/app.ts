@@ -39,6 +39,7 @@ import { metaRoutes } from "./modules/meta/meta.routes.ts";
 import { NewsRepository } from "./modules/meta/news.repository.ts";
 import { keyPaymentRoutes } from "./modules/payments/key-payment.routes.ts";
 import { pnlRoutes } from "./modules/pnl/pnl.routes.ts";
+import { preflightRoutes } from "./modules/preflight/preflight.routes.ts";
 import { priceRoutes } from "./modules/price/price.routes.ts";
 import { referralRoutes } from "./modules/referral/referral.routes.ts";
 import type { TxManagerOptions } from "./modules/transactions/tx-manager.ts";
@@ -336,6 +337,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   );
   await server.register(referralRoutes(services.referrals));
   await server.register(adminRoutes(services.admin, services.adminActions));
+  await server.register(preflightRoutes(services.preflight));
   await server.register(walletsRoutes(wallets));
   await server.register(draftsRoutes(drafts, payments, launches, plans));
   await server.register(launchRoutes(launches, plans));

@@ -1,33 +1,20 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { buildersFor, ChainError, profiles } from "@bundler/chain";
-import { formatEther, parseEther } from "viem";
+import { profiles } from "@bundler/chain";
+import { parseEther } from "viem";
 import { buildApp, DEV_TREASURY_ADDRESS } from "./app.ts";
-import { ConfigError, type Env, parseEnv } from "./config/env.ts";
+import { ConfigError, parseEnv } from "./config/env.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { users, walletKeys } from "./db/schema.ts";
 import { watchBlocks } from "./lib/block-watcher.ts";
-import { type ChainContext, localChainContext, remoteChainContext } from "./lib/chain-context.ts";
 import { lockDataDir } from "./lib/data-lock.ts";
 import { displayUrl } from "./lib/display-url.ts";
 import { armFailpointsFromList } from "./lib/failpoints.ts";
-import { attachLocalChain, type LocalChain, startLocalChain } from "./lib/local-chain.ts";
+import { KeyVault } from "./lib/key-vault.ts";
 import { loadMasterKey } from "./lib/master-key.ts";
+import { openChain, startsLocalChain } from "./lib/open-chain.ts";
 import { loadTreasury, type Treasury } from "./lib/treasury-key.ts";
-
-/** The profile's builders, NodeReal when keyed, each capped for the configured tier. */
-const remoteBuilders = (env: Env) => {
-  try {
-    return buildersFor(profiles[env.CHAIN], {
-      nodeRealUrl: env.NODEREAL_BUNDLE_URL,
-      maxTxs: env.BUILDER_MAX_TXS,
-    });
-  } catch (error) {
-    if (error instanceof ChainError)
-      throw new ConfigError(`invalid configuration: BUILDER_MAX_TXS: ${error.shortMessage}`);
-    throw error;
-  }
-};
+import { PreflightService, preflightLines } from "./modules/preflight/preflight.service.ts";
 
 /**
  * Whether the database already holds users or wallet keys from an earlier start (embedded or
@@ -54,7 +41,7 @@ const main = async () => {
   mkdirSync(dataDir, { recursive: true });
   // The embedded database and a local chain's state belong to one process; otherwise (Postgres,
   // with a remote chain or another process's local chain) any number of processes may start.
-  const startsChain = env.CHAIN === "local" && !env.RPC_URL && !env.LOCAL_BUILDER_URL;
+  const startsChain = startsLocalChain(env);
   const releaseDataDir =
     env.DATABASE_URL && !startsChain
       ? () => {}
@@ -93,50 +80,34 @@ const main = async () => {
 
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
   const databaseExisted = await remembersChain(database);
-  let localChain: LocalChain | undefined;
-  let rpcUrl = env.RPC_URL ?? profile.rpcUrls[0];
-  if (env.CHAIN === "local" && env.LOCAL_BUILDER_URL) {
-    // Another process runs the local chain on this data dir: share it.
-    localChain = await attachLocalChain({
-      dataDir,
-      builderUrl: env.LOCAL_BUILDER_URL,
-      masterKey: masterKey.key,
-    }).catch(async (error: Error) => {
-      await database.close();
-      throw error;
-    });
-    rpcUrl = localChain.builderUrl;
-  } else if (startsChain) {
-    localChain = await startLocalChain({
-      dataDir,
-      anvilPort: env.ANVIL_PORT,
-      blockTime: env.BLOCK_TIME_SECONDS,
-      chainId: profile.chainId,
-      masterKey: masterKey.key,
-      databaseExisted,
-      builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
-      builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
-      builderPort: env.LOCAL_BUILDER_PORT,
-      graduationFunds: parseEther(env.GRADUATION_BNB),
-    }).catch(async (error: Error) => {
-      await database.close();
-      if (error.name === "ChainStateError") throw error;
-      throw new ConfigError(
-        `${error.message} (is another copy running? set ANVIL_PORT to use another port)`,
-      );
-    });
-    // LOCAL_RPC_URL stands in front of the builder for every read and transaction.
-    rpcUrl = env.LOCAL_RPC_URL ?? localChain.builderUrl;
-    if (localChain.graduationFunds !== parseEther(env.GRADUATION_BNB))
-      say(
-        `GRADUATION_BNB=${env.GRADUATION_BNB} is not used: the local launchpad was deployed with ${formatEther(localChain.graduationFunds)} BNB (delete ${dataDir} to deploy again).`,
-      );
-  }
-  if (!rpcUrl) throw new ConfigError(`RPC_URL is required for CHAIN=${env.CHAIN}`);
+  const { chain, localChain, rpcUrl } = await openChain(env, {
+    dataDir,
+    masterKey: masterKey.key,
+    databaseExisted,
+    say,
+  }).catch(async (error: Error) => {
+    await database.close();
+    throw error;
+  });
 
-  const chain: ChainContext = localChain
-    ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS, rpcUrl)
-    : remoteChainContext(profile, rpcUrl, remoteBuilders(env), env.FOUR_MEME_API_URL);
+  // Off the local chain, money moves for real: the setup proves itself first.
+  if (profile.name !== "local") {
+    const preflight = await new PreflightService({
+      chain,
+      db: database.db,
+      vault: new KeyVault(database.db, masterKey.key),
+      treasury: { address: treasury.address, hasKey: treasury.privateKey !== undefined },
+    }).run();
+    const lines = preflightLines(preflight.checks.filter((c) => c.status !== "ok"));
+    if (!preflight.ready) {
+      await database.close();
+      releaseDataDir();
+      throw new ConfigError(
+        `the preflight failed, nothing was started:\n${lines.join("\n")}\n(npm run preflight prints every check)`,
+      );
+    }
+    if (lines.length > 0) say(`Preflight passed, with warnings:\n${lines.join("\n")}`);
+  }
 
   let watcher: ReturnType<typeof watchBlocks> | undefined;
   const app = await buildApp({

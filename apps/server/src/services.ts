@@ -49,6 +49,7 @@ import { PnlRepository } from "./modules/pnl/pnl.repository.ts";
 import { PnlService } from "./modules/pnl/pnl.service.ts";
 import { ViewedBundles } from "./modules/pnl/pnl-exit.ts";
 import { PnlLedger } from "./modules/pnl/pnl-ledger.ts";
+import { PreflightService } from "./modules/preflight/preflight.service.ts";
 import { PriceService } from "./modules/price/price.service.ts";
 import { ClaimDecisions } from "./modules/referral/claim-decisions.ts";
 import { workReferralJobs } from "./modules/referral/referral.jobs.ts";
@@ -233,8 +234,15 @@ export const createServices = (options: ServiceOptions) => {
     autosellEngine,
     chain,
   );
+  const preflight = new PreflightService({
+    chain,
+    db,
+    vault,
+    treasury: { address: options.treasury, hasKey: options.treasuryKey !== undefined },
+  });
   return {
     vault,
+    preflight,
     transactions: txm,
     walletManager,
     pnl,

@@ -40,6 +40,12 @@ const failed = (detail: string, fix: string): Outcome => ({ status: "failed", de
 const warning = (detail: string, fix: string): Outcome => ({ status: "warning", detail, fix });
 const skipped = (detail: string): Outcome => ({ status: "skipped", detail, fix: null });
 
+/** Gwei to 4 decimals at most. */
+const gwei = (wei: bigint) =>
+  Number(formatGwei(wei))
+    .toFixed(4)
+    .replace(/\.?0+$/, "");
+
 /** How long the RPC has for each read, and a builder for its answer (the issue's 2 s). */
 const RPC_TIMEOUT_MS = 5_000;
 export const BUILDER_TIMEOUT_MS = 2_000;
@@ -138,9 +144,9 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
     gasPrice === null
       ? warning("the RPC did not say its gas price", "check the node")
       : gasPrice >= target.gasPriceFloor
-        ? ok(`gas price ${formatGwei(gasPrice)} gwei (floor ${formatGwei(target.gasPriceFloor)})`)
+        ? ok(`gas price ${gwei(gasPrice)} gwei (floor ${gwei(target.gasPriceFloor)})`)
         : warning(
-            `gas price ${formatGwei(gasPrice)} gwei is under the floor of ${formatGwei(target.gasPriceFloor)} gwei: transactions are signed at the floor`,
+            `gas price ${gwei(gasPrice)} gwei is under the floor of ${gwei(target.gasPriceFloor)} gwei: transactions are signed at the floor`,
             "nothing to do unless the builders ask more (their floors are in docs/configuration.md)",
           ),
   );
