@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
+import { RATE_COUNT_UNAVAILABLE } from "./rate-limits.ts";
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -248,6 +250,52 @@ describe.skipIf(!process.env.DATABASE_URL)("limits across server processes on Po
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  /** This app's database without its rate-limit counts (a count now fails, as when it is away). */
+  const losingCounts = async (test: TestApp) =>
+    test.database.db.execute(sql`alter table rate_limits rename to rate_limits_away`);
+
+  it("refuses a route that moves money with a 503 and a sentence when the count cannot be taken", async () => {
+    app = await createTestApp();
+    const key = await app.auth.mintKey("user");
+    await losingCounts(app);
+    const response = await app.server.inject({
+      method: "POST",
+      url: "/api/bundle/wallets/sell",
+      headers: { "x-auth-key": key },
+      payload: {
+        address: "0x1111111111111111111111111111111111111111",
+        wallets: ["0x2222222222222222222222222222222222222222"],
+        amount: "50",
+        isPercentage: true,
+      },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ success: false, error: RATE_COUNT_UNAVAILABLE });
+  });
+
+  it("counts a call that moves money with its address's other calls, under one limit", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 2 });
+    const key = await app.auth.mintKey("user");
+    const statuses: number[] = [];
+    statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+    const empty = await app.server.inject({
+      method: "POST",
+      url: "/api/bundle/wallets/empty",
+      headers: { "x-auth-key": key },
+      payload: { address: "0x1111111111111111111111111111111111111111", wallets: [] },
+    });
+    statuses.push(empty.statusCode === 429 ? 429 : 0);
+    statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+    expect(statuses).toEqual([200, 0, 429]);
+  });
+
+  it("lets a read through when the count cannot be taken", async () => {
+    app = await createTestApp();
+    await losingCounts(app);
+    const response = await app.server.inject({ method: "GET", url: "/api/news" });
+    expect(response.statusCode).toBe(200);
   });
 
   it("counts concurrent requests exactly: a burst of 20 at a limit of 10 lets 10 through", async () => {

@@ -51,6 +51,12 @@ export type RouteDef<
    * with every GET, wait their turn in the server's read queue under load.
    */
   reads?: true;
+  /**
+   * Sends money, or commits the server to send it (a sale, an empty, a withdrawal, a
+   * dispersal, a payout, a launch, a rule that sells): when its rate limit cannot be counted
+   * (the database away), it is refused (503) rather than let through as reads are.
+   */
+  movesMoney?: true;
 } & (Query extends z.ZodType
   ? /** The query string's contract, for routes that read one. */ { query: Query }
   : { query?: undefined }) &

@@ -363,6 +363,7 @@ export const executeDraftRoute = defineRoute({
   method: "POST",
   path: "/api/draft/:id/execute",
   access: "user",
+  movesMoney: true,
   params: draftIdParamsSchema,
   owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
@@ -377,6 +378,7 @@ export const executeBundleRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/execute",
   access: "user",
+  movesMoney: true,
   body: z.object({ data: z.string().min(1).max(3_000_000) }),
   response: z.object({ success: z.literal(true), message: z.string() }),
 });
