@@ -57,6 +57,11 @@ export type RouteDef<
    * (the database away), it is refused (503) rather than let through as reads are.
    */
   movesMoney?: true;
+  /**
+   * Its answer carries a private key or an access key (wrapped ones too): sent with
+   * `Cache-Control: no-store`, failures included, so no browser or proxy cache keeps it.
+   */
+  secret?: true;
 } & (Query extends z.ZodType
   ? /** The query string's contract, for routes that read one. */ { query: Query }
   : { query?: undefined }) &

@@ -248,6 +248,7 @@ export const createDraftRoute = defineRoute({
   method: "POST",
   path: "/api/draft/create",
   access: "user",
+  secret: true,
   body: draftInputSchema,
   response: z.object({ success: z.literal(true), draft: draftSchema, draftId: z.string() }),
 });
@@ -333,6 +334,7 @@ export const getDraftRoute = defineRoute({
   method: "GET",
   path: "/api/draft/:id",
   access: "user",
+  secret: true,
   params: draftIdParamsSchema,
   owned: [{ in: "params", field: "id", object: "draft" }],
   body: undefined,
@@ -343,6 +345,7 @@ export const updateDraftRoute = defineRoute({
   method: "PUT",
   path: "/api/draft/:id",
   access: "user",
+  secret: true,
   params: draftIdParamsSchema,
   owned: [{ in: "params", field: "id", object: "draft" }],
   body: draftInputSchema,
