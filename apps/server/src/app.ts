@@ -18,6 +18,7 @@ import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { registerNoStore } from "./lib/no-store.ts";
+import { drainOversizedBody } from "./lib/oversized-body.ts";
 import { FieldError, requestValidatorCompiler } from "./lib/parse-request.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { MOVES_MONEY, postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
@@ -266,8 +267,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     if (error instanceof FieldError) return reply.status(400).send(error.body);
     if (error instanceof AppError)
       return reply.status(error.statusCode).send(fail(error.shortMessage));
-    if (error.statusCode === 413)
+    if (error.statusCode === 413) {
+      drainOversizedBody(request, reply);
       return reply.status(413).send(fail(ERROR_CATALOGUE.payloadTooLarge.title));
+    }
     if (error.statusCode === 429)
       return reply.status(429).send(fail(ERROR_CATALOGUE.rateLimit.title));
     if (error.statusCode && error.statusCode < 500)
