@@ -1,9 +1,14 @@
 import { existsSync } from "node:fs";
 import { type DeploymentConfig, ERROR_CATALOGUE, ROUTES, type RouteDef } from "@bundler/shared";
 import cors from "@fastify/cors";
-import rateLimit from "@fastify/rate-limit";
+import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import helmet from "helmet";
 import { type Address, type Hex, parseEther } from "viem";
@@ -13,9 +18,10 @@ import type { ChainContext } from "./lib/chain-context.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { registerNoStore } from "./lib/no-store.ts";
+import { drainOversizedBody } from "./lib/oversized-body.ts";
 import { FieldError, requestValidatorCompiler } from "./lib/parse-request.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
-import { postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
+import { MOVES_MONEY, postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
 import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
 import { Realtime } from "./lib/realtime.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
@@ -236,9 +242,16 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(rateLimit, {
     max: options.rateLimitPerMinute,
     timeWindow: "1 minute",
-    // A count the database could not take lets the request through (it is refused elsewhere
-    // soon enough if the database is really away).
-    ...(hits ? { store: rateLimitStore(hits), skipOnError: true } : {}),
+    // A count the database could not take lets a read through and refuses a call that moves
+    // money (the store decides, from the key's mark).
+    ...(hits
+      ? {
+          store: rateLimitStore(hits),
+          keyGenerator: (request: FastifyRequest) =>
+            normalizeIP(request.ip) +
+            (MONEY_ROUTES.has(`${request.method} ${request.routeOptions.url}`) ? MOVES_MONEY : ""),
+        }
+      : {}),
     // A refusal says when to retry (429 with retry-after and the limit); an allowed request
     // carries no rate-limit headers, which nothing reads.
     addHeadersOnExceeding: {
@@ -257,8 +270,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     if (error instanceof FieldError) return reply.status(400).send(error.body);
     if (error instanceof AppError)
       return reply.status(error.statusCode).send(fail(error.shortMessage));
-    if (error.statusCode === 413)
+    if (error.statusCode === 413) {
+      drainOversizedBody(request, reply);
       return reply.status(413).send(fail(ERROR_CATALOGUE.payloadTooLarge.title));
+    }
     if (error.statusCode === 429)
       return reply.status(429).send(fail(ERROR_CATALOGUE.rateLimit.title));
     if (error.statusCode && error.statusCode < 500)
@@ -374,6 +389,10 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
 /** Reads that run at once in one process before the rest queue (see ReadQueue). */
 const DEFAULT_CONCURRENT_READS = 8;
 const POST_READS = new Set(ROUTES.filter((route) => route.reads).map((route) => route.path));
+/** "METHOD path" of the routes that move money: their rate limit fails closed. */
+const MONEY_ROUTES = new Set(
+  ROUTES.filter((route) => route.movesMoney).map((route) => `${route.method} ${route.path}`),
+);
 const isRead = (method: string, url: string): boolean =>
   isApiPath(url) && (method === "GET" || (method === "POST" && POST_READS.has(url)));
 

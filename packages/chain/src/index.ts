@@ -31,6 +31,11 @@ export {
 export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
 export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
 export {
+  type GetSellableTokensParameters,
+  type GetSellableTokensReturnType,
+  getSellableTokens,
+} from "./actions/getSellableTokens.ts";
+export {
   type GetTokenHoldingsParameters,
   type GetTokenHoldingsReturnType,
   getTokenHoldings,
@@ -112,7 +117,12 @@ export {
   simulateLaunch,
 } from "./actions/simulateLaunch.ts";
 export { submitBundle } from "./actions/submitBundle.ts";
-export { readTradeRoute, type TradeQuote, type TradeRoute } from "./actions/tradeRoute.ts";
+export {
+  readTradeRoute,
+  routeOf,
+  type TradeQuote,
+  type TradeRoute,
+} from "./actions/tradeRoute.ts";
 export {
   type TransferParameters,
   type TransferReturnType,

@@ -64,7 +64,12 @@ export type JobStore =
   | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
 
 /** Connections the session locks of one process may hold at once (each held lock keeps one). */
-const LOCK_CONNECTIONS = 32;
+export const LOCK_CONNECTIONS = 32;
+/**
+ * How long an attempt waits for a lock connection when another attempt took the last free one
+ * meanwhile (or Postgres is slow to accept one): then the lock counts as busy.
+ */
+const LOCK_CONNECT_MS = 2_000;
 
 /**
  * The locks a crashed holder cannot keep: session advisory locks, each held on a connection of
@@ -72,19 +77,33 @@ const LOCK_CONNECTIONS = 32;
  * connections are pooled: an attempt that finds the lock taken hands its connection straight
  * back, and a released lock's connection is unlocked and reused, so a caller that retries (a
  * withdrawal waits for a bump every 500 ms for a minute) does not open a connection each time.
+ * With every connection holding a lock, an attempt answers busy at once instead of waiting for
+ * a holder to let go.
  */
 const pgLocks = (connectionString: string) => {
   const pool = new pg.Pool({
     connectionString,
     max: LOCK_CONNECTIONS,
     idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: LOCK_CONNECT_MS,
     application_name: "lb-locks",
   });
   // An idle connection that ends is dropped by the pool; a held one's holder learns on release.
   pool.on("error", () => {});
   const heard = new WeakSet<pg.PoolClient>();
+  /** Every connection the pool may open is open and holds a lock (or is being opened). */
+  const full = () => pool.totalCount >= LOCK_CONNECTIONS && pool.idleCount === 0;
   const tryLock = async (key: string): Promise<ReleaseLock | null> => {
-    const client = await pool.connect();
+    // Busy now, not once a holder lets go: a withdrawal holds its lock for up to a minute.
+    if (full()) return null;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      // The last free connection went to another attempt: busy. Otherwise Postgres is away.
+      if (full()) return null;
+      throw error;
+    }
     if (!heard.has(client)) {
       heard.add(client);
       client.on("error", () => {});

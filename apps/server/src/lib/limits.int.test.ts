@@ -1,10 +1,55 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
+import { OVERSIZED_DRAIN_BYTES } from "./oversized-body.ts";
+import { RATE_COUNT_UNAVAILABLE } from "./rate-limits.ts";
 
 let app: TestApp | undefined;
+
+/**
+ * Sends a POST of `size` bytes in 64 KiB writes a few milliseconds apart (an upload over a real
+ * network: the answer comes long before the body is sent), all of it before reading (a
+ * half-open socket: the server's end of its writing does not stop ours), then reads what came
+ * back: the answer's head and body, or the error that ended the connection, and how much was
+ * written.
+ */
+const sendWholeThenRead = (port: number, size: number) =>
+  new Promise<{ head: string; body: string; error?: string; written: number }>((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    let received = "";
+    let written = 0;
+    let error: string | undefined;
+    socket.pause();
+    socket.on("error", (e: NodeJS.ErrnoException) => {
+      error = e.code ?? e.message;
+    });
+    socket.on("close", () => {
+      const [head = "", body = ""] = received.split("\r\n\r\n");
+      resolve({ head, body, written, ...(error ? { error } : {}) });
+    });
+    socket.on("data", (chunk) => {
+      received += chunk;
+    });
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    const send = async () => {
+      socket.write(
+        `POST /api/auth/key/validate HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`,
+      );
+      while (written < size && !socket.destroyed) {
+        const ok = socket.write(chunk.subarray(0, Math.min(chunk.length, size - written)));
+        written += Math.min(chunk.length, size - written);
+        if (!ok) await new Promise((r) => socket.once("drain", r).once("close", r));
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      socket.resume();
+      if (!socket.destroyed) socket.end();
+    };
+    void send();
+  });
 afterEach(async () => {
   await app?.close();
   app = undefined;
@@ -20,6 +65,38 @@ describe("request limits", () => {
     });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ success: false, error: "Payload Too Large" });
+  });
+
+  it("answers 413 with its sentence to Node's fetch sending an oversized body", async () => {
+    app = await createTestApp({ bodyLimitBytes: 2048 });
+    const address = await app.server.listen({ port: 0, host: "127.0.0.1" });
+    // Large enough that the client is still sending when the answer comes.
+    const response = await fetch(`${address}/api/auth/key/validate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: "x".repeat(4 * 1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ success: false, error: "Payload Too Large" });
+  });
+
+  it("answers 413 with its sentence to a client that sends its whole oversized body before it reads", async () => {
+    app = await createTestApp({ bodyLimitBytes: 2048 });
+    const address = new URL(await app.server.listen({ port: 0, host: "127.0.0.1" }));
+    // A browser's upload, or an HTTP library that reads once the request is sent: it keeps
+    // writing after the answer came, and reads it afterwards.
+    const answer = await sendWholeThenRead(Number(address.port), 2 * 1024 * 1024);
+    expect(answer.error).toBeUndefined();
+    expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.body)).toEqual({ success: false, error: "Payload Too Large" });
+  });
+
+  it("stops reading an oversized body past what it drains, closing the connection", async () => {
+    app = await createTestApp({ bodyLimitBytes: 2048 });
+    const address = new URL(await app.server.listen({ port: 0, host: "127.0.0.1" }));
+    const answer = await sendWholeThenRead(Number(address.port), OVERSIZED_DRAIN_BYTES * 4);
+    expect(answer.error).toMatch(/EPIPE|ECONNRESET/);
+    expect(answer.written).toBeLessThan(OVERSIZED_DRAIN_BYTES * 4);
   });
 
   it("answers 429 once an address passes the per-minute limit", async () => {
@@ -248,6 +325,52 @@ describe.skipIf(!process.env.DATABASE_URL)("limits across server processes on Po
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  /** This app's database without its rate-limit counts (a count now fails, as when it is away). */
+  const losingCounts = async (test: TestApp) =>
+    test.database.db.execute(sql`alter table rate_limits rename to rate_limits_away`);
+
+  it("refuses a route that moves money with a 503 and a sentence when the count cannot be taken", async () => {
+    app = await createTestApp();
+    const key = await app.auth.mintKey("user");
+    await losingCounts(app);
+    const response = await app.server.inject({
+      method: "POST",
+      url: "/api/bundle/wallets/sell",
+      headers: { "x-auth-key": key },
+      payload: {
+        address: "0x1111111111111111111111111111111111111111",
+        wallets: ["0x2222222222222222222222222222222222222222"],
+        amount: "50",
+        isPercentage: true,
+      },
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ success: false, error: RATE_COUNT_UNAVAILABLE });
+  });
+
+  it("counts a call that moves money with its address's other calls, under one limit", async () => {
+    app = await createTestApp({ rateLimitPerMinute: 2 });
+    const key = await app.auth.mintKey("user");
+    const statuses: number[] = [];
+    statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+    const empty = await app.server.inject({
+      method: "POST",
+      url: "/api/bundle/wallets/empty",
+      headers: { "x-auth-key": key },
+      payload: { address: "0x1111111111111111111111111111111111111111", wallets: [] },
+    });
+    statuses.push(empty.statusCode === 429 ? 429 : 0);
+    statuses.push((await app.server.inject({ method: "GET", url: "/api/news" })).statusCode);
+    expect(statuses).toEqual([200, 0, 429]);
+  });
+
+  it("lets a read through when the count cannot be taken", async () => {
+    app = await createTestApp();
+    await losingCounts(app);
+    const response = await app.server.inject({ method: "GET", url: "/api/news" });
+    expect(response.statusCode).toBe(200);
   });
 
   it("counts concurrent requests exactly: a burst of 20 at a limit of 10 lets 10 through", async () => {

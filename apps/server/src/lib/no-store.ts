@@ -1,25 +1,14 @@
-import {
-  accountKeysRoute,
-  draftPaymentKeyRoute,
-  generateFreeKeyRoute,
-  getDraftRoute,
-  keyPaymentStatusRoute,
-  type RouteDef,
-} from "@bundler/shared";
+import { ROUTES, type RouteDef } from "@bundler/shared";
 import type { FastifyInstance, onSendHookHandler } from "fastify";
 
 /**
- * Routes whose answers carry a secret: a draft with its wallets' private keys, a draft's
- * payment key (admins), a bought access key (the key purchase's status), a new free key, and
- * the Account page's backup keys. No cache (the browser's, a proxy's) may keep them.
+ * Routes whose answers carry a secret (`RouteDef.secret`): a draft with its wallets' private
+ * keys (read, saved or updated), a draft's payment key (admins), a bought access key (the key
+ * purchase's status), a new free key, the Account page's backup keys, generated wallets' keys
+ * (wrapped for the browser) and imported wallets' keys. No cache (the browser's, a proxy's) may
+ * keep them.
  */
-export const SECRET_ROUTES: readonly RouteDef[] = [
-  getDraftRoute,
-  draftPaymentKeyRoute,
-  keyPaymentStatusRoute,
-  generateFreeKeyRoute,
-  accountKeysRoute,
-];
+export const SECRET_ROUTES: readonly RouteDef[] = ROUTES.filter((route) => route.secret);
 
 const noStore: onSendHookHandler = async (_request, reply, payload) => {
   reply.header("cache-control", "no-store");

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { ServiceUnavailableError } from "./errors.ts";
 
 /** How many hits a key has in its current window, and how long until the window ends. */
 export interface Hits {
@@ -110,11 +111,25 @@ export const postgresHitCounter = (db: Db): HitCounter => {
   };
 };
 
+/** Why a call that moves money is refused while its rate limit cannot be counted. */
+export const RATE_COUNT_UNAVAILABLE =
+  "The server cannot count requests right now, so it takes no calls that move money: try again in a minute";
+
 type Callback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * Ends the rate-limit key of a request whose route moves money (`RouteDef.movesMoney`): the
+ * store counts it with the rest of its address's requests, and refuses it when the count fails.
+ */
+export const MOVES_MONEY = "|moves-money";
 
 /**
  * A store for @fastify/rate-limit over `counter`: the global limit counts under "api:" and each
  * route with limits of its own under its method and path, as the plugin's own store keeps them.
+ * A count that fails lets a request through (it is refused elsewhere soon enough if the
+ * database is really away), except one that moves money (its key ends with MOVES_MONEY):
+ * that is refused, 503 with RATE_COUNT_UNAVAILABLE, since its limit is what stands between a
+ * flood and the chain.
  */
 export const rateLimitStore = (counter: HitCounter) => {
   class HitCounterStore {
@@ -125,9 +140,14 @@ export const rateLimitStore = (counter: HitCounter) => {
     ) {}
 
     incr(key: string, callback: Callback, timeWindow: number): void {
-      counter.hit(`${this.prefix}${key}`, timeWindow).then(
+      const closed = key.endsWith(MOVES_MONEY);
+      const counted = closed ? key.slice(0, -MOVES_MONEY.length) : key;
+      counter.hit(`${this.prefix}${counted}`, timeWindow).then(
         ({ hits, ttlMs }) => callback(null, { current: hits, ttl: ttlMs }),
-        (error: Error) => callback(error),
+        () =>
+          closed
+            ? callback(new ServiceUnavailableError(RATE_COUNT_UNAVAILABLE))
+            : callback(null, { current: 0, ttl: timeWindow }),
       );
     }
 

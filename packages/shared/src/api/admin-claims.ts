@@ -40,6 +40,7 @@ export const completeClaimRoute = defineRoute({
   method: "POST",
   path: `${ADMIN_API}/claims/:id/complete`,
   access: "admin",
+  movesMoney: true,
   params: adminIdParamsSchema,
   body: undefined,
   response: z.object({ success: z.literal(true), claim: adminClaimSchema, message: z.string() }),

@@ -214,6 +214,7 @@ export const draftPaymentKeyRoute = defineRoute({
   method: "GET",
   path: `${ADMIN_API}/drafts/:id/payment-key`,
   access: "admin",
+  secret: true,
   params: adminIdParamsSchema,
   query: paymentKeyQuerySchema,
   body: undefined,

@@ -13,6 +13,7 @@ export const generateFreeKeyRoute = defineRoute({
   method: "POST",
   path: "/api/auth/key/generate-free",
   access: "public",
+  secret: true,
   body: z.object({
     deviceId: deviceIdSchema,
     userAgent: z.string().max(512).default(""),
@@ -86,6 +87,7 @@ export const keyPaymentStatusRoute = defineRoute({
   method: "GET",
   path: "/api/auth/payment/status",
   access: "public",
+  secret: true,
   query: keyPaymentStatusQuery,
   owned: [{ in: "query", field: "paymentId", object: "keyPayment" }],
   body: undefined,
@@ -156,6 +158,7 @@ export const accountKeysRoute = defineRoute({
   method: "GET",
   path: "/api/auth/account/keys",
   access: "user",
+  secret: true,
   body: undefined,
   response: z.object({ success: z.literal(true), keys: z.array(accountKeySchema) }),
 });

@@ -287,6 +287,7 @@ export const startBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/:id/start",
   access: "user",
+  movesMoney: true,
   params: bumperIdParams,
   owned: [{ in: "params", field: "id", object: "bumper" }],
   body: undefined,
@@ -317,6 +318,7 @@ export const withdrawBumperRoute = defineRoute({
   method: "POST",
   path: "/api/bumper/withdraw",
   access: "user",
+  movesMoney: true,
   owned: [{ in: "body", field: "bumperId", object: "bumper" }],
   body: z.object({ bumperId: z.string().max(100), receiverAddress: z.string().max(100) }),
   response: z.object({

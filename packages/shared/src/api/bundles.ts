@@ -186,6 +186,7 @@ export const sellWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/wallets/sell",
   access: "user",
+  movesMoney: true,
   owned: [{ in: "body", field: "address", object: "bundle" }],
   body: labelled(
     z.object({
@@ -215,6 +216,7 @@ export const sellDeveloperRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/developer/sell",
   access: "user",
+  movesMoney: true,
   owned: [{ in: "body", field: "address", object: "bundle" }],
   body: labelled(z.object(sellBody), BUNDLE_LABELS),
   response: z.object({
@@ -232,6 +234,7 @@ export const emptyWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/bundle/wallets/empty",
   access: "user",
+  movesMoney: true,
   owned: [{ in: "body", field: "address", object: "bundle" }],
   body: labelled(
     z.object({

@@ -51,6 +51,17 @@ export type RouteDef<
    * with every GET, wait their turn in the server's read queue under load.
    */
   reads?: true;
+  /**
+   * Sends money, or commits the server to send it (a sale, an empty, a withdrawal, a
+   * dispersal, a payout, a launch, a rule that sells): when its rate limit cannot be counted
+   * (the database away), it is refused (503) rather than let through as reads are.
+   */
+  movesMoney?: true;
+  /**
+   * Its answer carries a private key or an access key (wrapped ones too): sent with
+   * `Cache-Control: no-store`, failures included, so no browser or proxy cache keeps it.
+   */
+  secret?: true;
 } & (Query extends z.ZodType
   ? /** The query string's contract, for routes that read one. */ { query: Query }
   : { query?: undefined }) &

@@ -16,6 +16,7 @@ export const faucetRoute = defineRoute({
   method: "POST",
   path: "/api/dev/faucet",
   access: "public",
+  movesMoney: true,
   body: z.object({
     address: z.string().refine(isValidAddress, "Invalid address format"),
     amount: z

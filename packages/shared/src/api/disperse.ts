@@ -94,6 +94,7 @@ export const createDispersalRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/disperse",
   access: "user",
+  movesMoney: true,
   body: labelled(
     z
       .object({
@@ -158,6 +159,7 @@ export const cancelDispersalRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/disperse/cancel",
   access: "user",
+  movesMoney: true,
   owned: [{ in: "body", field: "dispersalId", object: "dispersal" }],
   body: z.object({ dispersalId: addressSchema }),
   response: z.object({ success: z.literal(true), message: z.string() }),

@@ -132,6 +132,7 @@ export const claimReferralRoute = defineRoute({
   method: "POST",
   path: "/api/auth/referral/claim",
   access: "user",
+  movesMoney: true,
   body: z.object({ receivingAddress: z.string().max(200, REFERRAL_MESSAGES.addressInvalid) }),
   response: z.object({ success: z.literal(true), claim: claimSchema, message: z.string() }),
 });

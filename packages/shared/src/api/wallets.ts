@@ -45,6 +45,7 @@ export const generateWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/gen",
   access: "user",
+  secret: true,
   body: labelled(
     z.object({
       walletCount: z
@@ -116,6 +117,7 @@ export const importWalletsRoute = defineRoute({
   method: "POST",
   path: "/api/wallets/import",
   access: "user",
+  secret: true,
   body: labelled(
     z.object({
       privateKeys: z

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/app.ts";
@@ -31,7 +32,7 @@ afterAll(async () => {
   await testChain?.stop();
 });
 
-function send(method: "GET" | "POST", url: string, payload?: object, key?: string) {
+function send(method: "GET" | "POST" | "PUT", url: string, payload?: object, key?: string) {
   return app.server.inject({
     method,
     url,
@@ -98,6 +99,47 @@ describe("answers that carry a secret are sent with Cache-Control: no-store", ()
     const refused = await send("GET", "/api/auth/account/keys");
     expect(refused.statusCode).toBe(401);
     expect(refused.headers["cache-control"]).toBe("no-store");
+  });
+
+  it("a draft saved with its wallets' private keys", async () => {
+    expectSecretAnswer(
+      await send("POST", "/api/draft/create", draftInput(), owner),
+      (body) =>
+        (body.draft as { deployerWallet?: { privateKey?: string } }).deployerWallet?.privateKey,
+    );
+  });
+
+  it("a draft updated, answered with its wallets' private keys", async () => {
+    const created = await send("POST", "/api/draft/create", draftInput(), owner);
+    const id = created.json().draftId as string;
+    expectSecretAnswer(
+      await send("PUT", `/api/draft/${id}`, draftInput(), owner),
+      (body) =>
+        (body.draft as { deployerWallet?: { privateKey?: string } }).deployerWallet?.privateKey,
+    );
+  });
+
+  it("imported wallets, answered with their private keys", async () => {
+    const response = await send(
+      "POST",
+      "/api/wallets/import",
+      { privateKeys: [generatePrivateKey()] },
+      owner,
+    );
+    expectSecretAnswer(response, (body) => (body.wallets as Array<{ privateKey: string }>)[0]);
+  });
+
+  it("generated wallets, their keys wrapped for the browser", async () => {
+    const spki = generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .publicKey.export({ type: "spki", format: "der" })
+      .toString("base64");
+    const response = await send(
+      "POST",
+      "/api/wallets/gen",
+      { walletCount: 2, minBuyAmount: "0.01", maxBuyAmount: "0.02", publicKey: spki },
+      owner,
+    );
+    expectSecretAnswer(response, (body) => body.encryptedKeys);
   });
 
   it("but not an answer without a secret (the drafts list)", async () => {

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { type Address, createWalletClient, erc20Abi, http, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { tokenBalance } from "../../test/bundles.ts";
+import { graduate, tokenBalance } from "../../test/bundles.ts";
 import { sleep, useBumperTestbed } from "./bumper.test-support.ts";
 
 // A withdrawal: what it sells (privately, with a floor) and what it sends to the receiver.
@@ -140,6 +140,46 @@ describe("withdrawing", () => {
     // A bundle's transactions are only ever given to the builders, never broadcast.
     expect(rows).toEqual([{ status: "mined", broadcasts: 0, bundled: true }]);
   });
+
+  it.each([
+    ["on the curve", false],
+    ["on the DEX after graduation", true],
+  ])(
+    "empties a wallet that holds only dust of the token (1 wei, nothing a sale can take) %s",
+    async (_, graduated) => {
+      const bundle = await launch();
+      if (graduated) await graduate(bed.testChain, bundle.token);
+      const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+      const wallet = bumper.address as Address;
+      await setBalance(wallet, parseEther("0.01"));
+      // Anyone may send a wallet 1 wei of the token.
+      const seller = bundle.wallets[0];
+      if (!seller) throw new Error("no bundle wallet");
+      const hash = await createWalletClient({
+        account: seller,
+        transport: http(bed.testChain.local.rpcUrl),
+      }).writeContract({
+        chain: null,
+        address: bundle.token,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [wallet, 1n],
+      });
+      await bed.testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+      const receiver = privateKeyToAccount(generatePrivateKey()).address;
+      const answer = await call("POST", "/api/bumper/withdraw", {
+        bumperId: bumper.id,
+        receiverAddress: receiver,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.unsold).toEqual([]);
+      expect(await balanceOf(wallet)).toBe(0n);
+      expect(await balanceOf(receiver)).toBe(parseEther(answer.body.amount as string));
+      expect(await balanceOf(receiver)).toBeGreaterThan(0n);
+      // The dust stays where it was: nothing can move it for less than it costs.
+      expect(await tokenBalance(bed.testChain, bundle.token, wallet)).toBe(1n);
+    },
+  );
 
   it("withdraws every wallet's BNB to the receiver, selling tokens left first, and stops the bumper", async () => {
     const bundle = await launch();

@@ -226,8 +226,9 @@ export class BumperService {
 
   /**
    * Stops the bumper, waits for a bump on its way to finish, sells the tokens every wallet
-   * still holds, then sends every wallet's BNB (minus the exact gas) to `receiver`, except a
-   * wallet whose tokens did not sell. Answers the BNB sent and those wallets, with why.
+   * still holds (but dust, which no sale can take), then sends every wallet's BNB (minus the
+   * exact gas) to `receiver`, except a wallet whose tokens did not sell. Answers the BNB sent
+   * and those wallets, with why.
    */
   async withdraw(ownerId: string, id: string, receiverAddress: string): Promise<Withdrawal> {
     const problem = bumperReceiverError(receiverAddress);
@@ -278,7 +279,10 @@ export class BumperService {
       addresses: wallets,
       ...(chain.trade ? { helper: chain.trade.helper } : {}),
     });
-    const sellers = wallets.filter((_, i) => (holdings.holdings[i]?.token ?? 0n) > 0n);
+    // Dust (fewer tokens than a sale can take: anyone can send a wallet 1 wei) is no sale: a
+    // sale of it would fail on every retry and keep the wallet's BNB. It stays where it is.
+    const sellable = await this.trading.sells.sellable(getAddress(row.targetToken), holdings);
+    const sellers = wallets.filter((_, i) => (sellable[i] ?? 0n) > 0n);
     const unsold = new Map<Address, string>();
     if (sellers.length > 0) {
       const sold = await this.trading.sells.sell(

@@ -1,6 +1,14 @@
 import type { SellTransaction, TxStatusEntry } from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { type Address, type Hex, parseEther } from "viem";
+import {
+  type Address,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  type LocalAccount,
+  parseEther,
+} from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
 import type { TestApp } from "../../test/app.ts";
@@ -79,6 +87,39 @@ describe("POST /api/bundle/wallets/sell", () => {
       expect((await receipt(t.hash)).status).toBe("success");
     expect(await held(bundle.token, a)).toBe(0n);
     expect(await held(bundle.token, c)).toBe(0n);
+  });
+
+  it("sells a token amount from the others when one wallet holds only dust (1 wei), which it never asks to sell", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 2, idle: [1] });
+    const [giver, dusty] = bundle.wallets as [LocalAccount, LocalAccount];
+    const hash = await createWalletClient({
+      account: giver,
+      transport: http(testChain.local.rpcUrl),
+    }).writeContract({
+      chain: null,
+      address: bundle.token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [dusty.address, 1n],
+    });
+    await receipt(hash);
+    const { status, body } = await sell(
+      bundle.token,
+      [giver.address, dusty.address],
+      "1000",
+      false,
+    );
+    expect(status, JSON.stringify(body)).toBe(200);
+    const txs = body.transactions as SellTransaction[];
+    expect(txs.map((t) => [t.from, t.kind, t.status])).toEqual([
+      [giver.address, "approve", "pending"],
+      [giver.address, "sell", "pending"],
+      [dusty.address, "sell", "failed"],
+    ]);
+    expect(txs[2]).toMatchObject({
+      hash: null,
+      error: `wallet ${dusty.address} holds only dust of this token (1 wei), less than a sale can take`,
+    });
   });
 
   it("sells half of each wallet's balance at 50 percent, with no second approval", async () => {

@@ -1,4 +1,10 @@
-import { getTokenHoldings, prepareSells } from "@bundler/chain";
+import {
+  type GetTokenHoldingsReturnType,
+  getSellableTokens,
+  getTokenHoldings,
+  prepareSells,
+  routeOf,
+} from "@bundler/chain";
 import { SELL_SLIPPAGE_BPS, type SellRoute, type SellTransaction } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
@@ -67,6 +73,23 @@ export class BundleSells {
     private readonly options: { tip?: bigint } = {},
   ) {}
 
+  /**
+   * Per holding of `token` (read with the launchpad's helper), the tokens a sale of all of
+   * them can take: 0n for a wallet holding none or only dust (`getSellableTokens`), which must
+   * not be asked to sell. Without the token's state, every token held.
+   */
+  async sellable(token: Address, holdings: GetTokenHoldingsReturnType): Promise<bigint[]> {
+    const { chain, launchpad, trade } = this.txs.trading();
+    if (!holdings.info) return holdings.holdings.map((h) => h.token);
+    return getSellableTokens(chain.client, {
+      route: routeOf(holdings.info, { token, launchpad }),
+      router: trade.router,
+      weth: trade.weth,
+      token,
+      holdings: holdings.holdings,
+    });
+  }
+
   /** `sellAll`'s outcomes. */
   async sell(
     ownerId: string,
@@ -101,7 +124,11 @@ export class BundleSells {
       helper: trade.helper,
       spenders: [launchpad, trade.router],
     });
-    const amounts = sellAmounts(request, holdings.holdings);
+    const sellable = await this.sellable(token, holdings);
+    const amounts = sellAmounts(
+      request,
+      holdings.holdings.map((h, i) => ({ ...h, sellable: sellable[i] ?? h.token })),
+    );
     const { tags, nonces } = await this.txs.tags(
       sellers,
       requestId,

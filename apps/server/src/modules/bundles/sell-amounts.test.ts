@@ -56,6 +56,23 @@ describe("sellAmounts", () => {
   });
 });
 
+describe("a wallet holding only dust of the token", () => {
+  const withDust = [
+    { address: a, token: parseEther("1000"), sellable: parseEther("1000") },
+    { address: b, token: 1n, sellable: 0n },
+  ] as const;
+
+  it("is that wallet's own failure, and the others sell a token amount above the dust", () => {
+    expect(sellAmounts({ amount: "10", isPercentage: false }, withDust)).toEqual([
+      { address: a, amount: parseEther("10") },
+      {
+        address: b,
+        error: `wallet ${b} holds only dust of this token (1 wei), less than a sale can take`,
+      },
+    ]);
+  });
+});
+
 describe("formatTokens", () => {
   it("groups the whole part by thousands and shows at most 4 decimals, rounded down", () => {
     expect(formatTokens(parseEther("1234567.89"))).toBe("1,234,567.89");

@@ -27,22 +27,32 @@ export type SellAmount = { address: Address; amount: bigint } | { address: Addre
 const HUNDRED_PERCENT = parseEther("100");
 
 /**
+ * A wallet's tokens; `sellable`, when known, what a sale of all of them can take
+ * (`getSellableTokens`: 0n when the wallet holds only dust).
+ */
+export interface SellBalance {
+  address: Address;
+  token: bigint;
+  sellable?: bigint;
+}
+
+/**
  * Each wallet's tokens to sell. Refuses the whole request (400, nothing is sent) for a percent
  * outside (0, 100], a zero amount, or a token amount above a wallet's balance (naming the
- * wallet); a wallet holding none of the token, or whose share rounds to nothing, is that
- * wallet's own failure and the others still sell.
+ * wallet); a wallet holding none of the token, only dust of it (anyone can send a wallet 1 wei),
+ * or whose share rounds to nothing, is that wallet's own failure and the others still sell.
  */
-export const sellAmounts = (
-  spec: SellSpec,
-  balances: ReadonlyArray<{ address: Address; token: bigint }>,
-): SellAmount[] => {
+export const sellAmounts = (spec: SellSpec, balances: ReadonlyArray<SellBalance>): SellAmount[] => {
   const asked = parseEther(spec.amount);
   if (spec.isPercentage) {
     if (asked <= 0n || asked > HUNDRED_PERCENT)
       throw new BadRequestError(`Percent must be more than 0 and at most 100 (got ${spec.amount})`);
   } else if (asked <= 0n) throw new BadRequestError("Amount must be more than 0 tokens");
 
-  const over = balances.filter((b) => !spec.isPercentage && b.token > 0n && b.token < asked);
+  const dust = (b: SellBalance) => b.token > 0n && b.sellable === 0n;
+  const over = balances.filter(
+    (b) => !spec.isPercentage && b.token > 0n && !dust(b) && b.token < asked,
+  );
   if (over.length > 0) {
     const first = over[0] as { address: Address; token: bigint };
     const others = over.length > 1 ? ` (and ${over.length - 1} more wallets)` : "";
@@ -50,8 +60,14 @@ export const sellAmounts = (
       `Wallet ${first.address} holds only ${formatTokens(first.token)} tokens, less than the ${exactTokens(asked)} to sell${others}`,
     );
   }
-  return balances.map(({ address, token }) => {
+  return balances.map((balance) => {
+    const { address, token } = balance;
     if (token === 0n) return { address, error: `wallet ${address} holds none of this token` };
+    if (dust(balance))
+      return {
+        address,
+        error: `wallet ${address} holds only dust of this token (${token} wei), less than a sale can take`,
+      };
     const amount = spec.isPercentage ? (token * asked) / HUNDRED_PERCENT : asked;
     if (amount === 0n)
       return {

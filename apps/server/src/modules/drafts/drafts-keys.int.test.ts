@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { type Address, keccak256, parseEther } from "viem";
 import { describe, expect, it } from "vitest";
 import { chainTxs } from "../../db/schema.ts";
+import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
 import { draftInput, newWallet } from "../../test/drafts-api.ts";
 import { useLaunchTestbed } from "../launch/launch.test-support.ts";
 
@@ -78,6 +79,18 @@ describe("a draft update and the keys it replaces", () => {
     });
     expect((await call("PUT", `/api/draft/${id}`, second)).status).toBe(200);
     expect(await keyRows(id)).toEqual([...rowsOf(second), `bundle:${paid.toLowerCase()}`].sort());
+  });
+
+  it("keeps the key of a replaced wallet that BNB reached after the keys were checked, before they were deleted", async () => {
+    const { id, first, second } = await savedThenReplaced();
+    const late = first.walletConfig.wallets[0]?.address as Address;
+    armFailpoint("drafts.keysChecked", () => setBalance(late, 1n), 1);
+    try {
+      expect((await call("PUT", `/api/draft/${id}`, second)).status).toBe(200);
+    } finally {
+      disarmFailpoints();
+    }
+    expect(await keyRows(id)).toEqual([...rowsOf(second), `bundle:${late.toLowerCase()}`].sort());
   });
 
   it("keeps the key of a replaced deployer that has sent a transaction", async () => {

@@ -193,14 +193,14 @@ export class DraftsRepository {
    * receiver of a transaction the server signed, a dispersal's destination or funder, or the
    * sender of a payment or dispersal deposit.
    */
-  async everUsed(addresses: string[]): Promise<Set<string>> {
+  async everUsed(addresses: string[], tx?: Tx): Promise<Set<string>> {
     const wanted = [...new Set(addresses.map((a) => a.toLowerCase()))];
     if (wanted.length === 0) return new Set();
     const list = sql.join(
       wanted.map((a) => sql`${a}`),
       sql`, `,
     );
-    const found = await this.db.execute(sql`
+    const found = await (tx ?? this.db).execute(sql`
       select lower(${chainTxs.from}) as address from ${chainTxs} where lower(${chainTxs.from}) in (${list})
       union select lower(${chainTxs.to}) from ${chainTxs} where lower(${chainTxs.to}) in (${list})
       union select lower(${dispersalLegs.destination}) from ${dispersalLegs}
@@ -214,8 +214,8 @@ export class DraftsRepository {
   }
 
   /** The tokens the owner's launches created. */
-  async ownerTokens(ownerId: string): Promise<string[]> {
-    const rows = await this.db
+  async ownerTokens(ownerId: string, tx?: Tx): Promise<string[]> {
+    const rows = await (tx ?? this.db)
       .selectDistinct({ tokenAddress: launches.tokenAddress })
       .from(launches)
       .where(eq(launches.ownerId, ownerId));

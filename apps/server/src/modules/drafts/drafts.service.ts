@@ -10,6 +10,7 @@ import {
 import { type Address, getAddress } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { ConflictError, NotFoundError } from "../../lib/errors.ts";
+import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import { type ParsedDraftInput, splitDraftInput } from "./draft-input.ts";
@@ -115,15 +116,22 @@ export class DraftsService {
     if (LOCKED[current.status]) throw new ConflictError(LOCKED[current.status] as string);
     const { deployerAddress, walletConfig, keys } = splitDraftInput(input);
     const named = keys.map((k) => ({ address: addressOfKey(k.privateKey), purpose: k.purpose }));
-    // Keys this update replaces go with it, unless their address ever held or moved money.
+    // Keys this update replaces go with it, unless their address ever held or moved money:
+    // checked first outside the transaction (most keys stay: no chain read inside it for them),
+    // then again inside it, right before the delete.
     const forgettable = await forgettableKeys(
       replacedKeys(await this.vault.heldForDraft(id, DRAFT_KEY_PURPOSES), named),
       ownerId,
       this.repository,
       this.chain,
     );
+    await failpoint("drafts.keysChecked");
     // The new keys, the row that names them and the replaced keys' removal commit together.
     const row = await this.repository.transaction(async (tx) => {
+      // The owner's lock first, as everything else that takes it (a payment, a dispersal):
+      // a dispersal of theirs to one of the replaced addresses is recorded before this
+      // transaction or after it, never between the second look below and the delete.
+      await lockUser(tx, ownerId);
       const row = await this.repository.updateIf(
         id,
         ownerId,
@@ -147,7 +155,18 @@ export class DraftsService {
       const held = new Set((await this.vault.heldForDraft(id, DRAFT_KEY_PURPOSES, tx)).map(refOf));
       const fresh = keys.filter((_, i) => !held.has(refOf(named[i] as KeyRef)));
       await this.vault.store(fresh, { ownerId, draftId: id }, tx);
-      await this.vault.forgetDraftKeys(id, replacedKeys(forgettable, named), tx);
+      // Money may have reached an address after the first look: a key is deleted only if a
+      // second look, in this transaction, finds it unused too.
+      const still = await forgettableKeys(
+        replacedKeys(forgettable, named),
+        ownerId,
+        {
+          everUsed: (addresses) => this.repository.everUsed(addresses, tx),
+          ownerTokens: (owner) => this.repository.ownerTokens(owner, tx),
+        },
+        this.chain,
+      );
+      await this.vault.forgetDraftKeys(id, still, tx);
       return row;
     });
     return this.present(row);

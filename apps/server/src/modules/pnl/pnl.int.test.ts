@@ -1,11 +1,27 @@
 import { LaunchpadManagerArtifact } from "@bundler/contracts";
-import type { Dispersal, PnlDrift, PnlTotals, PnlWallet } from "@bundler/shared";
+import type {
+  Bumper,
+  BumperWallet,
+  Dispersal,
+  PnlDrift,
+  PnlTotals,
+  PnlWallet,
+} from "@bundler/shared";
 import { sql } from "drizzle-orm";
-import { type Address, decodeEventLog, type Hex, parseEther, type TransactionReceipt } from "viem";
+import {
+  type Address,
+  createWalletClient,
+  decodeEventLog,
+  erc20Abi,
+  type Hex,
+  http,
+  parseEther,
+  type TransactionReceipt,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestApp } from "../../test/app.ts";
-import { type LaunchedBundle, launchBundle } from "../../test/bundles.ts";
+import { type LaunchedBundle, launchBundle, tokenBalance } from "../../test/bundles.ts";
 import type { TestChain } from "../../test/chain.ts";
 import { apiCaller, payerOn } from "../../test/drafts-api.ts";
 import { startTestbed, stopTestbed } from "../../test/testbed.ts";
@@ -316,5 +332,82 @@ describe("GET /api/bundle/pnl", () => {
       },
       { timeout: 10_000, interval: 200 },
     );
+  });
+});
+
+describe("a bumper's withdrawal on the bundle's token", () => {
+  it.each([
+    ["another user's bumper", async () => app.auth.mintKey("user")],
+    ["the owner's own bumper", async () => key],
+  ])("leaves the bundle's P&L and CSV without %s's sells and empties", async (_, bumperKey) => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const other = await bumperKey();
+    const generated = await call(
+      "POST",
+      "/api/bumper/generate",
+      { targetToken: bundle.token, interval: 1, duration: 10, buySize: 0.01 },
+      other,
+    );
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    const bumper = generated.body.bumper as Bumper;
+    // Its wallet holds BNB and some of the token (given by a bundle wallet, outside the app):
+    // the withdrawal sells them, then empties the wallet.
+    await testChain.rpc("anvil_setBalance", [
+      bumper.address,
+      `0x${parseEther("0.1").toString(16)}`,
+    ]);
+    const giver = bundle.wallets[0] as (typeof bundle.wallets)[number];
+    const hash = await createWalletClient({
+      account: giver,
+      transport: http(testChain.local.rpcUrl),
+    }).writeContract({
+      chain: null,
+      address: bundle.token,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [
+        bumper.address as Address,
+        (await tokenBalance(testChain, bundle.token, giver.address)) / 2n,
+      ],
+    });
+    await receiptOf(hash);
+    const withdrawn = await call(
+      "POST",
+      "/api/bumper/withdraw",
+      { bumperId: bumper.id, receiverAddress: privateKeyToAccount(generatePrivateKey()).address },
+      other,
+    );
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    const theirs = (
+      (await call("GET", `/api/bumper/${bumper.id}/wallets`, undefined, other)).body
+        .wallets as BumperWallet[]
+    ).map((w) => w.address.toLowerCase());
+    const { rows } = await app.database.db.execute(
+      sql`select purpose, tx_hash from chain_txs where subject = ${bundle.token.toLowerCase()}
+        and status = 'mined' and lower("from") = any(${`{${theirs.join(",")}}`}::text[])`,
+    );
+    const sent = rows as Array<{ purpose: string; tx_hash: string }>;
+    expect(new Set(sent.map((r) => r.purpose))).toEqual(
+      new Set(["bundle-approve", "bundle-sell", "bundle-empty"]),
+    );
+    // Twice: the ledger's pass reads what the reconcile of the first pass recorded mined.
+    await passes();
+    await passes();
+
+    const { rows: lines } = await app.database.db.execute(
+      sql`select tx_hash, wallet, kind from pnl_ledger where token = ${bundle.token.toLowerCase()}
+        and (wallet = any(${`{${theirs.join(",")}}`}::text[])
+          or tx_hash = any(${`{${sent.map((r) => r.tx_hash).join(",")}}`}::text[]))`,
+    );
+    expect(lines).toEqual([]);
+    const pnl = await pnlOf(bundle.token);
+    expect(pnl.totals.emptiedWei).toBe("0");
+    expect(pnl.wallets.map((w) => w.address.toLowerCase())).not.toContain(theirs[0]);
+    const csv = await app.server.inject({
+      method: "GET",
+      url: `/api/bundle/pnl.csv?address=${bundle.token}`,
+      headers: { "x-auth-key": key },
+    });
+    for (const wallet of theirs) expect(csv.body).not.toContain(wallet);
   });
 });

@@ -86,7 +86,10 @@ export class PnlRepository {
   /**
    * The pass's one check per block: launches from `fromBlock` on with no opening lines yet, and
    * every final transaction sent for a launched bundle (from `fromBlock` on) that the ledger does
-   * not hold. Nothing at all when nothing changed.
+   * not hold. Nothing at all when nothing changed. A transaction is a bundle's only when the
+   * launch's owner sent it, and a sell, approval or empty only from one of the bundle's own
+   * addresses: a bumper's withdrawal on the same token (another user's, or the owner's own
+   * bumper wallets) names the token as its subject too, and is none of the bundle's P&L.
    */
   async pending(fromBlock: bigint): Promise<PendingWork[]> {
     // Spelled as the partial index chain_txs_bundle_block_idx is, so the planner uses it.
@@ -102,13 +105,19 @@ export class PnlRepository {
           c.block_number, c.tx_hash, c.purpose, c."from", c.value::text, c.status
         from chain_txs c
         left join launches ls on c.purpose in ('bundle-sell', 'bundle-approve', 'bundle-empty')
-          and lower(ls.token_address) = lower(c.subject)
+          and lower(ls.token_address) = lower(c.subject) and ls.owner_id = c.owner_id
+        left join drafts ds on ds.id = ls.draft_id
         left join launch_jobs j on c.purpose = 'launch' and j.id::text = c.subject
-        left join launches lj on lj.draft_id = j.draft_id
+        left join launches lj on lj.draft_id = j.draft_id and lj.owner_id = c.owner_id
         left join launches ld on c.purpose = 'delayed-buy' and ld.draft_id::text = c.subject
+          and ld.owner_id = c.owner_id
         where c.block_number >= ${fromBlock} and c.status in ('mined', 'reverted')
           and c.purpose in (${purposes})
           and coalesce(ls.token_address, lj.token_address, ld.token_address) is not null
+          and (ls.token_address is null or lower(c."from") = lower(ds.deployer_address)
+            or lower(c."from") = lower(ds.wallet_config->>'tipPayer') or exists (
+              select 1 from jsonb_array_elements(ds.wallet_config->'wallets') w
+                where lower(w->>'address') = lower(c."from")))
           and not exists (select 1 from pnl_ledger p where p.tx_hash = c.tx_hash)
       union all
       select 'funding', lower(l.token_address), c.block_number, c.tx_hash, null,
@@ -313,12 +322,13 @@ export class PnlRepository {
 
   /**
    * The wallets with a transaction sent for this bundle that is still open, or final and not in
-   * the ledger yet: their balances are ahead of the ledger for a few blocks.
+   * the ledger yet: their balances are ahead of the ledger for a few blocks. Only the owner's
+   * (another user's bumper on the token sends with it as subject too).
    */
-  async inFlight(token: string): Promise<Set<string>> {
+  async inFlight(token: string, ownerId: string): Promise<Set<string>> {
     const { rows } = await this.db.execute(sql`
       select distinct lower(c."from") as wallet from chain_txs c
-        where c.subject = ${token.toLowerCase()}
+        where c.subject = ${token.toLowerCase()} and c.owner_id = ${ownerId}
           and c.purpose in ('bundle-approve', 'bundle-sell', 'bundle-empty')
           and (c.status in ('signed', 'sent') or (c.status in ('mined', 'reverted')
             and not exists (select 1 from pnl_ledger p where p.tx_hash = c.tx_hash)))`);

@@ -26,7 +26,7 @@ export class PnlService {
     const { bundle, chain } = await this.owned(ownerId, address);
     const [rows, inFlight, worth, bnbUsd] = await Promise.all([
       this.repo.sums(bundle.token),
-      this.repo.inFlight(bundle.token),
+      this.repo.inFlight(bundle.token, bundle.ownerId),
       this.worth(chain, bundle),
       this.prices
         .bnbUsd()

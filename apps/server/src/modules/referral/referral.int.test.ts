@@ -1,5 +1,13 @@
 import { eq } from "drizzle-orm";
-import { type Address, formatEther, parseEther } from "viem";
+import {
+  type Address,
+  createWalletClient,
+  formatEther,
+  type Hex,
+  http,
+  type LocalAccount,
+  parseEther,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payments, referralCodes, referralRewards } from "../../db/schema.ts";
@@ -219,5 +227,65 @@ describe("referral rewards", () => {
       .where(eq(payments.address, address));
     await creditRace(payment?.id as string);
     expect(await rewardsOf(payment?.id as string)).toEqual([]);
+  });
+});
+
+describe("a referrer's own money", () => {
+  /** A referrer whose draft holds a deployer wallet (its key in the vault) with 1 BNB. */
+  const referrerWithWallet = async (code: string) => {
+    const key = await referrerWith(app, code);
+    const input = draftInput();
+    expect((await call("POST", "/api/draft/create", input, key)).status).toBe(200);
+    const wallet = privateKeyToAccount(input.deployerWallet.privateKey as Hex);
+    await testChain.rpc("anvil_setBalance", [wallet.address, `0x${parseEther("1").toString(16)}`]);
+    return { key, wallet };
+  };
+  const payFrom = async (account: LocalAccount, to: Address, value: bigint) => {
+    const hash = await createWalletClient({
+      account,
+      transport: http(testChain.local.rpcUrl),
+    }).sendTransaction({ chain: null, to, value });
+    await testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 200 });
+  };
+  /** A key bought on a fresh device with `code` (no key sent), paid by `payer`: its payment id. */
+  const keyBoughtWith = async (code: string, payer: LocalAccount) => {
+    const deviceId = newDevice();
+    const started = await anyone("POST", "/api/auth/payment", { deviceId, referralCode: code });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const { paymentId, paymentAddress, paymentAmount } = started.body as Record<string, string>;
+    await payFrom(payer, paymentAddress as Address, parseEther(paymentAmount as string));
+    await creditRace(paymentId as string);
+    return { paymentId: paymentId as string, deviceId };
+  };
+
+  it("earns no reward for a key bought with the referrer's code and paid from the referrer's own wallet", async () => {
+    const { key, wallet } = await referrerWithWallet("own-wallet");
+    const { paymentId } = await keyBoughtWith("own-wallet", wallet);
+    expect(await rewardsOf(paymentId)).toEqual([]);
+    expect(await referralInfoOf(app, key)).toMatchObject({ earned: "0", claimable: "0" });
+  });
+
+  it("earns no launch-fee share from a user whose key the referrer's own wallet paid for", async () => {
+    const { key, wallet } = await referrerWithWallet("own-wallet-fees");
+    const bought = await keyBoughtWith("own-wallet-fees", wallet);
+    const status = await anyone(
+      "GET",
+      `/api/auth/payment/status?paymentId=${bought.paymentId}&deviceId=${bought.deviceId}`,
+    );
+    const user = status.body.key as string;
+    expect(user).toBeTruthy();
+    const draft = await call("POST", "/api/draft/create", draftInput(), user);
+    const paying = await call("POST", `/api/draft/${draft.body.draftId}/payment`, undefined, user);
+    expect(paying.status, JSON.stringify(paying.body)).toBe(200);
+    const address = paying.body.paymentAddress as Address;
+    // From a wallet the referrer never used: the key's purchase already tells.
+    await (await payerOn(testChain)).pay(address, parseEther("0.01"));
+    const [payment] = await app.database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.address, address));
+    await creditRace(payment?.id as string);
+    expect(await rewardsOf(payment?.id as string)).toEqual([]);
+    expect(await referralInfoOf(app, key)).toMatchObject({ earned: "0" });
   });
 });

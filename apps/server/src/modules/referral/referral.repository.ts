@@ -99,6 +99,35 @@ export class ReferralRepository {
   }
 
   /**
+   * Whether money of the referrer's own paid for `paymentId` or for any paid payment of
+   * `referredId` (the key purchase that made them, their launch fees): a deposit came from an
+   * address the referrer holds a key for (their drafts', bumpers', dispersals' and payment
+   * wallets), paid one of the referrer's own payments from, or asked a claim's payout to. What
+   * the chain says, not what a request claims (a header, a device id).
+   */
+  async paidByReferrer(
+    tx: Tx,
+    paymentId: string,
+    referredId: string | null,
+    referrerId: string,
+  ): Promise<boolean> {
+    const { rows } = await tx.execute(sql`
+      with payers as (
+        select lower(d."from") as address from payment_deposits d join payments p on p.id = d.payment_id
+          where p.id = ${paymentId}
+            or (${referredId}::uuid is not null and p.owner_id = ${referredId} and p.status = 'paid')
+      ), own as (
+        select lower(k.address) as address from wallet_keys k where k.owner_id = ${referrerId}
+        union select lower(p.address) from payments p where p.owner_id = ${referrerId}
+        union select lower(d."from") from payment_deposits d join payments p on p.id = d.payment_id
+          where p.owner_id = ${referrerId}
+        union select lower(c.receiving_address) from referral_claims c where c.user_id = ${referrerId}
+      )
+      select exists (select 1 from payers join own using (address)) as own`);
+    return (rows[0] as { own: boolean } | undefined)?.own === true;
+  }
+
+  /**
    * Credits a reward inside the payment's credit transaction: the ledger row is keyed by the
    * payment, so a second credit of the same payment adds nothing. Answers whether it credited.
    */

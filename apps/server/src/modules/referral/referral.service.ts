@@ -104,11 +104,16 @@ export class ReferralService {
    * The payment watcher's hook, run in the transaction that credits a payment: a key bought
    * with a code rewards its referrer the reward fixed when the payment started; a referred
    * user's launch fee rewards the referrer's share of it. The ledger is keyed by payment.
+   * Nothing is rewarded when the referrer's own money paid (`paidByReferrer`: this payment,
+   * or the referred user's earlier ones, came from an address of the referrer's): the checks
+   * when a code is used rest on what the request says (its key, its device id), which a
+   * referrer buying through their own code can change at will; the addresses cannot lie.
    */
   readonly credited: PaymentCredited = async (tx, payment) => {
     if (payment.kind === "access_key") {
       if (!payment.referrerId || !payment.referralReward) return;
       const amount = BigInt(payment.referralReward);
+      if (await this.repository.paidByReferrer(tx, payment.id, null, payment.referrerId)) return;
       if (amount > 0n)
         await this.repository.credit(tx, {
           paymentId: payment.id,
@@ -121,6 +126,7 @@ export class ReferralService {
     if (!payment.ownerId) return;
     const referrerId = await this.repository.referrerOf(tx, payment.ownerId);
     if (!referrerId) return;
+    if (await this.repository.paidByReferrer(tx, payment.id, payment.ownerId, referrerId)) return;
     const amount = launchFeeShare(BigInt(payment.amount), this.pricing);
     if (amount > 0n)
       await this.repository.credit(tx, {
