@@ -138,6 +138,24 @@ export const router = createBrowserRouter([
               },
             ],
           },
+          {
+            path: "preflight",
+            element: (
+              <RequireSuperadmin>
+                <Outlet />
+              </RequireSuperadmin>
+            ),
+            children: [
+              {
+                index: true,
+                lazy: page(() =>
+                  import("../features/admin/components/preflight-page.tsx").then(
+                    (m) => m.PreflightPage,
+                  ),
+                ),
+              },
+            ],
+          },
         ],
       },
       { path: "*", Component: NotFound },

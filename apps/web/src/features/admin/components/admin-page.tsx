@@ -27,9 +27,14 @@ export function AdminPage() {
         <div className="flex items-center justify-between gap-4">
           <span className="text-xs text-dim">signed in as {role}</span>
           {role === "superadmin" && (
-            <Link to="/admin/audit" className="text-dim hover:text-accent">
-              [audit log]
-            </Link>
+            <span className="flex gap-4">
+              <Link to="/admin/preflight" className="text-dim hover:text-accent">
+                [preflight]
+              </Link>
+              <Link to="/admin/audit" className="text-dim hover:text-accent">
+                [audit log]
+              </Link>
+            </span>
           )}
         </div>
         {stats.isPending && <p className="text-dim">loading stats...</p>}
