@@ -29,7 +29,11 @@ export {
   getBalances,
 } from "./actions/getBalances.ts";
 export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
-export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
+export {
+  type GetLaunchFeesParameters,
+  type GetLaunchFeesReturnType,
+  getLaunchFees,
+} from "./actions/getLaunchFees.ts";
 export {
   type GetTokenHoldingsParameters,
   type GetTokenHoldingsReturnType,
@@ -112,7 +116,12 @@ export {
   simulateLaunch,
 } from "./actions/simulateLaunch.ts";
 export { submitBundle } from "./actions/submitBundle.ts";
-export { readTradeRoute, type TradeQuote, type TradeRoute } from "./actions/tradeRoute.ts";
+export {
+  netOfSellFee,
+  readTradeRoute,
+  type TradeQuote,
+  type TradeRoute,
+} from "./actions/tradeRoute.ts";
 export {
   type TransferParameters,
   type TransferReturnType,

@@ -115,7 +115,7 @@ export const prepareBump = async (
       weth,
       seller: wallet,
       amount: tokens,
-      minOut: 0n,
+      minFunds: 0n,
       deadline,
     }),
   };

@@ -1,3 +1,4 @@
+import { tradingFee } from "@bundler/contracts";
 import { type Address, isAddressEqual, zeroAddress } from "viem";
 import { getBlock } from "viem/actions";
 import { ChainError, UnsupportedTokenError } from "../errors.ts";
@@ -12,7 +13,7 @@ export interface TradeQuote {
   route: TradeRoute;
   /** BNB spent (buy) or tokens sold (sell, rounded down to whole gwei units on the curve). */
   amountIn: bigint;
-  /** Tokens received (buy) or BNB received after the fee (sell). */
+  /** Tokens received (buy) or BNB received after the launchpad's fee (sell). */
   amountOut: bigint;
   /** The launchpad's trading fee in BNB; 0n on the DEX, whose LP fee is inside the price. */
   fee: bigint;
@@ -43,6 +44,20 @@ export const routeOf = (
   if (launchpad && !isAddressEqual(info.tokenManager, launchpad))
     throw new UnsupportedTokenError(token, `it trades on ${info.tokenManager}, not ${launchpad}`);
   return info.liquidityAdded ? "dex" : "curve";
+};
+
+/**
+ * What a curve sale pays the seller when its gross curve quote is `gross`: that less the
+ * launchpad's fee on it (at least the minimum fee), 0n when the fee takes it all. A router
+ * sale's `minFunds` is compared with the gross (four.meme's trade guide §4.2), so this is the
+ * least a sale whose floor is `gross` hands the seller.
+ */
+export const netOfSellFee = (
+  gross: bigint,
+  fees: { tradingFeeRate: bigint; minTradingFee: bigint },
+): bigint => {
+  const fee = tradingFee(gross, fees.tradingFeeRate, fees.minTradingFee);
+  return gross > fee ? gross - fee : 0n;
 };
 
 /** The least `amount` may become: `slippageBps` 500n allows 5% less. */

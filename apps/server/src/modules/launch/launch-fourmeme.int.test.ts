@@ -143,8 +143,9 @@ describe("launching through four.meme's API", () => {
       /PASSED logo uploaded to four\.meme: http:\/\/127\.0\.0\.1:\d+\/images\/\w+\.png/,
     );
     expect(emitted).toContain(
-      `PASSED four.meme raise config: BNB, creation fee ${Number(CREATION_FEE).toFixed(4)} BNB`,
+      `PASSED four.meme raise config: BNB, listed creation fee ${Number(CREATION_FEE).toFixed(4)} BNB`,
     );
+    expect(lines).not.toMatch(/WARNING/);
     expect(emitted).toContain("PASSED createToken arguments received from four.meme");
     expect(lines).not.toMatch(/launch signer/);
 
@@ -171,6 +172,17 @@ describe("launching through four.meme's API", () => {
       logs: receipt.logs,
     });
     expect(created?.args.launchFee).toBe(parseEther(CREATION_FEE));
+    // The create's value, read from the chain: _launchFee() + preSale + preSale × rate / 10000.
+    const read = (functionName: "_launchFee" | "_tradingFeeRate") =>
+      chain.client.readContract({
+        address: chain.launchpad as Address,
+        abi: LaunchpadManagerArtifact.abi,
+        functionName,
+      });
+    const preSale = parseEther(input.tokenInfo.preSale);
+    expect(create?.value).toBe(
+      (await read("_launchFee")) + preSale + (preSale * (await read("_tradingFeeRate"))) / 10_000n,
+    );
 
     const upload = fourMeme.requests.find((r) => r.path === "/private/token/upload");
     expect(JSON.stringify(upload?.body)).toMatch(/image\/png/);
@@ -183,6 +195,37 @@ describe("launching through four.meme's API", () => {
       preSale: "0.05",
       raisedToken: { symbol: "BNB" },
     });
+  });
+
+  it("warns in the terminal when four.meme's config lists another creation fee than the launchpad's _launchFee(), and sends the launchpad's (create-guide §4 note 1)", async () => {
+    const { id, input } = await fundedPaidDraft();
+    fourMeme.intercept("GET /public/config", {
+      body: {
+        code: 0,
+        msg: "success",
+        data: [{ symbol: "BNB", deployCost: "0.005", totalBAmount: "24", status: "PUBLISH" }],
+      },
+    });
+    let emitted: string[];
+    try {
+      emitted = await execute(id);
+    } finally {
+      // An answer with neither status nor body: the normal one again.
+      fourMeme.intercept("GET /public/config", {});
+    }
+    expect(emitted).toContain(
+      `WARNING four.meme's config lists a 0.005 BNB creation fee but the launchpad asks ${CREATION_FEE} BNB: the create sends what the launchpad asks`,
+    );
+    const draft = await draftOf(id);
+    expect(draft.status, emitted.join("\n")).toBe("executed");
+    const block = await chain.client.getBlock({
+      blockNumber: BigInt(draft.launch?.blockNumber ?? 0),
+      includeTransactions: true,
+    });
+    const deployer = input.deployerWallet.address.toLowerCase();
+    const create = block.transactions.find((tx) => tx.from.toLowerCase() === deployer);
+    const preSale = parseEther(input.tokenInfo.preSale);
+    expect(create?.value).toBe(parseEther(CREATION_FEE) + preSale + preSale / 100n);
   });
 
   it("says four.meme refused the logo, in words, and keeps the draft paid", async () => {
