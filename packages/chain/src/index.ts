@@ -186,6 +186,7 @@ export type {
   FourMemeImage,
   FourMemePublicTokenInfo,
   FourMemeTokenDraft,
+  FourMemeTokenTaxInfo,
 } from "./fourmeme/types.ts";
 export { uploadTokenImage } from "./fourmeme/uploadTokenImage.ts";
 export {

@@ -33,6 +33,8 @@ const masterKey = Buffer.alloc(32, 5);
 const treasury = privateKeyToAccount(generatePrivateKey()).address;
 /** The launchpad's creation fee, set on chain and listed by the API's config: not the default. */
 const CREATION_FEE = "0.02";
+/** When set, the fake API answers createArg and signature in base64. */
+let base64Answers = false;
 
 beforeAll(async () => {
   testChain = await startTestChain(masterKey);
@@ -69,7 +71,11 @@ beforeAll(async () => {
         launchpad: local.contracts.launchpad,
         args: createArg,
       });
-      return { createArg, signature };
+      // four.meme's API may answer in base64 (its CLI's toHex reads both): so does this fake,
+      // for the requests a test asks it to.
+      if (!base64Answers) return { createArg, signature };
+      const base64 = (hex: string) => Buffer.from(hex.slice(2), "hex").toString("base64");
+      return { createArg: base64(createArg), signature: base64(signature) } as never;
     },
   });
   // No launch signer: the only way to a signed create is four.meme's API, as on mainnet.
@@ -226,6 +232,19 @@ describe("launching through four.meme's API", () => {
     const create = block.transactions.find((tx) => tx.from.toLowerCase() === deployer);
     const preSale = parseEther(input.tokenInfo.preSale);
     expect(create?.value).toBe(parseEther(CREATION_FEE) + preSale + preSale / 100n);
+  });
+
+  it("launches with createArg and signature four.meme answered in base64 (four-meme-ai create-token-api.ts toHex)", async () => {
+    const { id } = await fundedPaidDraft();
+    base64Answers = true;
+    let emitted: string[];
+    try {
+      emitted = await execute(id);
+    } finally {
+      base64Answers = false;
+    }
+    expect(emitted).toContain("PASSED createToken arguments received from four.meme");
+    expect((await draftOf(id)).status, emitted.join("\n")).toBe("executed");
   });
 
   it("says four.meme refused the logo, in words, and keeps the draft paid", async () => {
