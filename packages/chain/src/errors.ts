@@ -136,12 +136,16 @@ export class InsufficientTokensError extends ChainError {
   }
 }
 
-/** A token our trading code must not touch: unknown, another launchpad's, or not quoted in BNB. */
+/**
+ * A token our trading code must not touch: unknown, another launchpad's, not quoted in BNB, or
+ * of a kind this app does not trade (`kind`: TokenManager V1, X Mode), `reason` in words.
+ */
 export class UnsupportedTokenError extends ChainError {
   override name = "UnsupportedTokenError" as const;
   constructor(
     readonly token: Address,
     readonly reason: string,
+    readonly code: "unknown" | "kind" | "other" = "other",
   ) {
     super(`token ${token} cannot be traded here: ${reason}`);
   }

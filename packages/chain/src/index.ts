@@ -50,6 +50,16 @@ export {
   getTokenInfos,
 } from "./actions/getTokenInfos.ts";
 export {
+  creatorTypeOf,
+  type GetTokenKindParameters,
+  type GetTokenKindReturnType,
+  getTokenKind,
+  kindRefusal,
+  V1_REFUSAL,
+  X_MODE_BIT,
+  X_MODE_REFUSAL,
+} from "./actions/getTokenKind.ts";
+export {
   type GetTxStatusesReturnType,
   getTxStatuses,
   type TxStatus,

@@ -51,7 +51,10 @@ export interface PrepareSellsParameters {
   slippageBps?: bigint;
   /** Overrides the node's gas price (wei). */
   gasPrice?: bigint;
-  /** What getTokenHoldings already read (with `helper` and spenders `[launchpad, router]`). */
+  /**
+   * What getTokenHoldings already read (with `helper`, `launchpad` and spenders
+   * `[launchpad, router]`).
+   */
   holdings?: GetTokenHoldingsReturnType;
   /** Seconds after the latest block a DEX swap stays valid (default 120). */
   deadlineSeconds?: bigint;
@@ -147,12 +150,13 @@ export const prepareSells = async (
         token,
         addresses,
         helper: params.helper,
+        launchpad,
         spenders: [launchpad, router],
       }),
     params.gasPrice ?? getGasPrice(client),
   ]);
   if (!holdings.info) throw new ChainError(`token ${token} is not one of the launchpad's`);
-  const route = routeOf(holdings.info, { token, launchpad });
+  const route = routeOf(holdings.info, { token, launchpad, template: holdings.template });
   const spender = route === "curve" ? launchpad : router;
   const spenderIndex = route === "curve" ? 0 : 1;
   const deadline = holdings.timestamp + (params.deadlineSeconds ?? 120n);

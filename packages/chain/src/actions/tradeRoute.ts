@@ -1,8 +1,9 @@
-import { tradingFee } from "@bundler/contracts";
+import { LaunchpadManagerArtifact, tradingFee } from "@bundler/contracts";
 import { type Address, isAddressEqual, zeroAddress } from "viem";
-import { getBlock } from "viem/actions";
+import { getBlock, readContract } from "viem/actions";
 import { ChainError, UnsupportedTokenError } from "../errors.ts";
 import { type GetTokenInfoReturnType, getTokenInfo } from "./getTokenInfo.ts";
+import { kindRefusal } from "./getTokenKind.ts";
 import type { AnyClient } from "./signedWrite.ts";
 
 /** Where a token trades: on the launchpad's bonding curve, or on the DEX once it graduated. */
@@ -22,21 +23,46 @@ export interface TradeQuote {
 /**
  * Reads the token and says where it trades now, refusing tokens this code cannot trade:
  * TokenManager V1 tokens, tokens quoted in something other than BNB, and (when `launchpad`
- * is given) tokens of another launchpad.
+ * is given) tokens of another launchpad and X Mode tokens (their template, read there).
  */
 export const readTradeRoute = async (
   client: AnyClient,
   params: { helper: Address; token: Address; launchpad?: Address },
 ): Promise<{ info: GetTokenInfoReturnType; route: TradeRoute }> => {
-  const info = await getTokenInfo(client, params);
-  return { info, route: routeOf(info, params) };
+  const { launchpad, token } = params;
+  const [info, template] = await Promise.all([
+    getTokenInfo(client, params),
+    launchpad ? readTemplate(client, launchpad, token) : null,
+  ]);
+  return { info, route: routeOf(info, { ...params, template }) };
 };
 
-/** Where a token trades, from its state already read; throws UnsupportedTokenError as above. */
+/** `_tokenInfos(token).template`, or null when the launchpad does not answer it. */
+const readTemplate = (client: AnyClient, launchpad: Address, token: Address) =>
+  readContract(client, {
+    address: launchpad,
+    abi: LaunchpadManagerArtifact.abi,
+    functionName: "_tokenInfos",
+    args: [token],
+  }).then(
+    (info) => info.template,
+    () => null,
+  );
+
+/**
+ * Where a token trades, from its state already read (and its template, when read); throws
+ * UnsupportedTokenError as above, its reason in words.
+ */
 export const routeOf = (
   info: GetTokenInfoReturnType,
-  { token, launchpad }: { token: Address; launchpad?: Address },
+  {
+    token,
+    launchpad,
+    template = null,
+  }: { token: Address; launchpad?: Address; template?: bigint | null },
 ): TradeRoute => {
+  const refusal = kindRefusal(info.version, template);
+  if (refusal) throw new UnsupportedTokenError(token, refusal, "kind");
   if (info.version !== 2n)
     throw new UnsupportedTokenError(token, `it belongs to TokenManager V${info.version}`);
   if (!isAddressEqual(info.quote, zeroAddress))

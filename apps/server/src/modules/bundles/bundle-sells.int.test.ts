@@ -133,6 +133,33 @@ describe("POST /api/bundle/wallets/sell", () => {
     expect(await chainTxCount()).toBe(count);
   });
 
+  it("refuses to sell an X Mode token, saying why, sending and recording nothing (four-meme-ai errors.md)", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    await testChain.setTokenKind(bundle.token, { template: 0x10000n });
+    const txs = await chainTxCount();
+    const { status, body } = await sell(bundle.token, [wallet], "100");
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      `Token ${bundle.token} cannot be sold here: it is an X Mode token: four.meme sells it only through buys its own API signs, which this app does not make`,
+    );
+    expect(await chainTxCount()).toBe(txs);
+  });
+
+  it("refuses to sell a TokenManager V1 token, saying why (integration-guide §3)", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    await testChain.setTokenKind(bundle.token, { version: 1n });
+    const { status, body } = await sell(
+      bundle.token,
+      [bundle.wallets[0]?.address as Address],
+      "50",
+    );
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      `Token ${bundle.token} cannot be sold here: it was launched on four.meme's first TokenManager (V1, before 2024-09-05), whose trades this app does not make`,
+    );
+  });
+
   it("sells the same token amount from each wallet", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
     const wallets = bundle.wallets.map((w) => w.address);

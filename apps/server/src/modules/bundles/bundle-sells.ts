@@ -1,6 +1,7 @@
-import { getTokenHoldings, netOfSellFee, prepareSells } from "@bundler/chain";
+import { getTokenHoldings, kindRefusal, netOfSellFee, prepareSells } from "@bundler/chain";
 import { SELL_SLIPPAGE_BPS, type SellRoute, type SellTransaction } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
+import { BadRequestError } from "../../lib/errors.ts";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
 import { isFinal, type OpenTx, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
@@ -99,8 +100,12 @@ export class BundleSells {
       token,
       addresses: sellers,
       helper: trade.helper,
+      launchpad,
       spenders: [launchpad, trade.router],
     });
+    // A TokenManager V1 or X Mode token is not this app's to trade: said before anything else.
+    const refusal = kindRefusal(holdings.info?.version ?? 2n, holdings.template);
+    if (refusal) throw new BadRequestError(`Token ${token} cannot be sold here: ${refusal}`);
     const amounts = sellAmounts(request, holdings.holdings);
     const { tags, nonces } = await this.txs.tags(
       sellers,
