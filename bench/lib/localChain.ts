@@ -18,8 +18,6 @@ import { freePort } from "./server.ts";
 
 export const CHAIN_ID = 31337;
 export const TIP_ADDRESS: Address = "0x000000000000000000000000000000000000bEEF";
-/** The launchpad's default creation fee (LaunchpadManager.sol's launchFee). */
-export const LAUNCH_FEE = parseEther("0.01");
 
 export interface BenchChain {
   rpcUrl: string;
@@ -125,10 +123,10 @@ export const prepareLaunch = async (
     rpcUrl: chain.rpcUrl,
     chainId: CHAIN_ID,
     launchpad: chain.contracts.launchpad,
+    helper: chain.contracts.helper,
     creator,
     createArg,
     signature,
-    launchFee: LAUNCH_FEE,
     preSale,
     buyers: options.buyers.map((account, i) => ({ account, funds: options.funds(i) })),
     tipPayer,

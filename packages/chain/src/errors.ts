@@ -16,8 +16,8 @@ export const REVERT_MESSAGES: Record<string, string> = {
   Slippage: "the price moved past the slippage limit",
   "More BNB": "not enough BNB was sent for this buy",
   FR: "the fee rate is not allowed",
-  SO: "the curve has sold out",
-  A: "this token must be bought another way",
+  SO: "the sale is too small: it would fetch no more than the launchpad's fee",
+  A: "this is an X Mode token, which four.meme sells only through its own signed buy",
   Signer: "the launch arguments are not signed by the launch signer",
   Request: "these launch arguments were already used",
   Creator: "the launch arguments belong to another creator",
@@ -136,12 +136,16 @@ export class InsufficientTokensError extends ChainError {
   }
 }
 
-/** A token our trading code must not touch: unknown, another launchpad's, or not quoted in BNB. */
+/**
+ * A token our trading code must not touch: unknown, another launchpad's, not quoted in BNB, or
+ * of a kind this app does not trade (`kind`: TokenManager V1, X Mode), `reason` in words.
+ */
 export class UnsupportedTokenError extends ChainError {
   override name = "UnsupportedTokenError" as const;
   constructor(
     readonly token: Address,
     readonly reason: string,
+    readonly code: "unknown" | "kind" | "other" = "other",
   ) {
     super(`token ${token} cannot be traded here: ${reason}`);
   }

@@ -29,7 +29,11 @@ export {
   getBalances,
 } from "./actions/getBalances.ts";
 export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
-export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
+export {
+  type GetLaunchFeesParameters,
+  type GetLaunchFeesReturnType,
+  getLaunchFees,
+} from "./actions/getLaunchFees.ts";
 export {
   type GetSellableTokensParameters,
   type GetSellableTokensReturnType,
@@ -50,6 +54,16 @@ export {
   type GetTokenInfosReturnType,
   getTokenInfos,
 } from "./actions/getTokenInfos.ts";
+export {
+  creatorTypeOf,
+  type GetTokenKindParameters,
+  type GetTokenKindReturnType,
+  getTokenKind,
+  kindRefusal,
+  V1_REFUSAL,
+  X_MODE_BIT,
+  X_MODE_REFUSAL,
+} from "./actions/getTokenKind.ts";
 export {
   type GetTxStatusesReturnType,
   getTxStatuses,
@@ -118,6 +132,7 @@ export {
 } from "./actions/simulateLaunch.ts";
 export { submitBundle } from "./actions/submitBundle.ts";
 export {
+  netOfSellFee,
   readTradeRoute,
   routeOf,
   type TradeQuote,
@@ -192,6 +207,7 @@ export type {
   FourMemeImage,
   FourMemePublicTokenInfo,
   FourMemeTokenDraft,
+  FourMemeTokenTaxInfo,
 } from "./fourmeme/types.ts";
 export { uploadTokenImage } from "./fourmeme/uploadTokenImage.ts";
 export {

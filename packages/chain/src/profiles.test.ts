@@ -31,7 +31,6 @@ describe("chain profiles", () => {
     expect(profiles.bsc.launchpad).toEqual({
       tokenManager: "0x5c952063c7fc8610FFDB798152D69F0B9550762b",
       helper: "0xF251F83e40a78868FcfA3FA4599Dad6494E46034",
-      launchFee: 10n ** 16n,
     });
   });
 

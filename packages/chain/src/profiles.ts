@@ -18,10 +18,10 @@ export interface ChainProfile {
   rpcUrls: string[];
   explorerUrl: string | null;
   /**
-   * four.meme's contracts, and the creation fee `createToken` takes when the API's config
-   * does not say (0.01 BNB in four.meme's docs).
+   * four.meme's contracts. The creation fee is TokenManager2's `_launchFee()`, read when a
+   * launch starts (`getLaunchFees`), never a constant: four.meme changes it.
    */
-  launchpad?: { tokenManager: Address; helper: Address; launchFee: bigint };
+  launchpad?: { tokenManager: Address; helper: Address };
   /** The DEX graduated tokens trade on (PancakeSwap V2 on BSC; Uniswap V2 locally). */
   dex?: { router: Address; wrappedNative: Address };
   builders: BuilderEndpoint[];
@@ -84,7 +84,6 @@ export const profiles: Record<ChainName, ChainProfile> = {
     launchpad: {
       tokenManager: "0x5c952063c7fc8610FFDB798152D69F0B9550762b",
       helper: "0xF251F83e40a78868FcfA3FA4599Dad6494E46034",
-      launchFee: 10_000_000_000_000_000n,
     },
     dex: {
       router: "0x10ED43C718714eb63d5aA57B78B54704E256024E",

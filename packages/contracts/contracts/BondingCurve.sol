@@ -107,7 +107,8 @@ library BondingCurve {
         buy.fee = tradingFee(buy.cost, rate, minFee);
     }
 
-    /// @dev Sell `amount` tokens back to the curve; the seller receives `proceeds - fee`.
+    /// @dev Sell `amount` tokens back to the curve; the seller receives `proceeds - fee`. A sale
+    /// whose proceeds do not exceed its fee reverts "SO" (order too small), as four.meme's does.
     function sell(
         uint256 maxFunds,
         uint256 sold,
@@ -118,6 +119,7 @@ library BondingCurve {
         require(amount > 0, "ZA");
         require(amount % GWEI_UNIT == 0, "GW");
         proceeds = raisedAt(maxFunds, sold) - raisedAt(maxFunds, sold - amount);
-        fee = Math.min(tradingFee(proceeds, rate, minFee), proceeds);
+        fee = tradingFee(proceeds, rate, minFee);
+        require(proceeds > fee, "SO");
     }
 }

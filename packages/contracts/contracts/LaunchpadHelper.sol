@@ -43,11 +43,11 @@ contract LaunchpadHelper {
     {
         LaunchpadManager.TokenState memory state = _state(token);
         if (state.creator == address(0)) return (0, address(0), address(0), 0, 0, 0, 0, 0, 0, 0, 0, false);
-        version = 2;
+        version = state.version;
         tokenManager = address(TOKEN_MANAGER_2);
         maxFunds = TOKEN_MANAGER_2.graduationFunds();
         lastPrice = BondingCurve.priceAt(maxFunds, state.sold);
-        tradingFeeRate = TOKEN_MANAGER_2.tradingFeeRate();
+        tradingFeeRate = TOKEN_MANAGER_2._tradingFeeRate();
         minTradingFee = TOKEN_MANAGER_2.minTradingFee();
         launchTime = state.launchTime;
         offers = BondingCurve.CURVE_SUPPLY - state.sold;
@@ -56,9 +56,10 @@ contract LaunchpadHelper {
         liquidityAdded = state.liquidityAdded;
     }
 
-    /// @notice tryBuy(token, 0, funds) prices spending `funds` BNB in total (send it as
-    /// msg.value to buyTokenAMAP); tryBuy(token, amount, 0) prices exactly `amount` tokens
-    /// (send amountMsgValue = cost + fee to buyToken).
+    /// @notice tryBuy(token, 0, funds) prices spending `funds` BNB in total, fee included;
+    /// tryBuy(token, amount, 0) prices exactly `amount` tokens. As four.meme's trade guide
+    /// (§2.2) says, send `amountMsgValue` as msg.value and, to buyTokenAMAP, `amountFunds` as
+    /// its `funds`; `estimatedCost` is the gross curve cost and `estimatedFee` the fee on top.
     function tryBuy(
         address token,
         uint256 amount,
@@ -94,29 +95,39 @@ contract LaunchpadHelper {
         (quote, amountApproval) = (address(0), 0);
     }
 
-    /// @notice `funds` is what the curve pays for `amount`; the seller receives funds - fee.
+    /// @notice `funds` is what the seller receives, already net of the trading fee `fee`
+    /// (four.meme's trade guide §2.3): the curve's gross quote is `funds + fee`.
     function trySell(
         address token,
         uint256 amount
     ) external view returns (address tokenManager, address quote, uint256 funds, uint256 fee) {
         Market memory m = _market(token);
-        (funds, fee) = BondingCurve.sell(m.maxFunds, m.sold, amount, m.feeRate, m.minFee);
+        uint256 gross;
+        (gross, fee) = BondingCurve.sell(m.maxFunds, m.sold, amount, m.feeRate, m.minFee);
+        funds = gross - fee;
         tokenManager = address(TOKEN_MANAGER_2);
         quote = address(0);
     }
 
     function _state(address token) private view returns (LaunchpadManager.TokenState memory state) {
-        (state.creator, state.launchTime, state.sold, state.funds, state.liquidityAdded) = TOKEN_MANAGER_2
-            .tokens(token);
+        (
+            state.creator,
+            state.launchTime,
+            state.sold,
+            state.funds,
+            state.liquidityAdded,
+            state.template,
+            state.version
+        ) = TOKEN_MANAGER_2.tokens(token);
     }
 
     function _market(address token) private view returns (Market memory m) {
         LaunchpadManager.TokenState memory state = _state(token);
-        require(state.creator != address(0), "Token");
+        require(state.creator != address(0) && state.version == 2, "Token");
         require(!state.liquidityAdded, "TO");
         m.sold = state.sold;
         m.maxFunds = TOKEN_MANAGER_2.graduationFunds();
-        m.feeRate = TOKEN_MANAGER_2.tradingFeeRate();
+        m.feeRate = TOKEN_MANAGER_2._tradingFeeRate();
         m.minFee = TOKEN_MANAGER_2.minTradingFee();
     }
 }

@@ -15,9 +15,10 @@ import {LaunchToken} from "./LaunchToken.sol";
 ///
 /// Revert codes: "Signer" (args not signed by the launch signer), "Creator" (sender is not
 /// the args' creator), "Request" (request id used before), "Value" (msg.value is not what the
-/// call requires), "Token" (not a token of this launchpad), "TO" (trading over, or not open
+/// call requires), "Token" (not a token this manager trades), "TO" (trading over, or not open
 /// yet), "ZA" (zero amount), "GW" (amount not a multiple of 1 gwei), "Slippage", "More BNB",
-/// "FR" (a router sell's fee rate above 5%), "Send" (a BNB transfer failed).
+/// "FR" (a router sell's fee rate above 5%), "SO" (a sale's curve quote no more than its fee),
+/// "A" (an X Mode token bought with a public buy), "Send" (a BNB transfer failed).
 contract LaunchpadManager is Ownable, ReentrancyGuard {
     struct TokenState {
         address creator;
@@ -25,6 +26,28 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         uint256 sold;
         uint256 funds;
         bool liquidityAdded;
+        /// @notice four.meme's packed token kind: creator type in bits 10-15, X Mode in bit 16.
+        uint256 template;
+        /// @notice 2 for this manager's tokens; 1 marks a TokenManager V1 token (test hook).
+        uint256 version;
+    }
+
+    /// @notice ITokenManager2.TokenInfo, field for field (K and T, the curve parameters of
+    /// four.meme's own math, are 0 here; status is 3, COMPLETED, once graduated, else 0).
+    struct TokenInfo {
+        address base;
+        address quote;
+        uint256 template;
+        uint256 totalSupply;
+        uint256 maxOffers;
+        uint256 maxRaising;
+        uint256 launchTime;
+        uint256 offers;
+        uint256 funds;
+        uint256 lastPrice;
+        uint256 K;
+        uint256 T;
+        uint256 status;
     }
 
     struct CreateArgs {
@@ -40,6 +63,9 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
     uint256 public constant MAX_TRADING_FEE_RATE = 1_000;
     /// @notice The router sell's fee cap, basis points: 5%.
     uint256 public constant MAX_ROUTER_FEE_RATE = 500;
+    /// @notice `template & X_MODE`: an exclusive token, bought only through four.meme's signed buy.
+    uint256 public constant X_MODE = 0x10000;
+    uint256 private constant STATUS_COMPLETED = 3;
 
     IUniswapV2Router02 public immutable router;
     IUniswapV2Factory public immutable dexFactory;
@@ -48,9 +74,10 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
     uint256 public immutable graduationFunds;
 
     address public launchSigner;
-    uint256 public launchFee = 0.01 ether;
-    /// @notice Basis points: 100 is 1%.
-    uint256 public tradingFeeRate = 100;
+    /// @notice The creation fee, four.meme's `_launchFee()`.
+    uint256 public _launchFee = 0.01 ether;
+    /// @notice Basis points (100 is 1%), four.meme's `_tradingFeeRate()`.
+    uint256 public _tradingFeeRate = 100;
     uint256 public minTradingFee = 0.0001 ether;
     /// @notice Launch and trading fees not yet withdrawn.
     uint256 public feesAccrued;
@@ -101,14 +128,19 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
 
     /// @notice args = abi.encode(name, symbol, launchTime, requestId, preSale, creator), signed
     /// by the launch signer (EIP-191 personal sign of keccak256(abi.encode(chainid, this,
-    /// keccak256(args)))). msg.value = launchFee + preSale; preSale is the creator's first buy.
+    /// keccak256(args)))). msg.value must cover _launchFee + preSale + preSale ×
+    /// _tradingFeeRate / 10000 (four.meme's create-guide); what it sends above that is refunded
+    /// in this transaction. preSale is the creator's first buy, spent on the curve with the
+    /// trading fee on top.
     function createToken(bytes calldata args, bytes calldata signature) external payable nonReentrant {
         CreateArgs memory a = _verifiedArgs(args, signature);
         require(msg.sender == a.creator, "Creator");
         require(!requestIdUsed[a.requestId], "Request");
-        require(msg.value == launchFee + a.preSale, "Value");
+        uint256 preSaleFee = (a.preSale * _tradingFeeRate) / BondingCurve.FEE_DENOMINATOR;
+        uint256 required = _launchFee + a.preSale + preSaleFee;
+        require(msg.value >= required, "Value");
         requestIdUsed[a.requestId] = true;
-        feesAccrued += launchFee;
+        feesAccrued += _launchFee;
         // CREATE2 keyed by the request id (used once): the address depends on the args alone,
         // not on how many launches landed before this one, so a bundle's buys, signed for the
         // address its simulation gave, buy this token whatever lands first.
@@ -117,6 +149,7 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         );
         tokens[token].creator = a.creator;
         tokens[token].launchTime = a.launchTime;
+        tokens[token].version = 2;
         emit TokenCreate(
             a.creator,
             token,
@@ -125,9 +158,10 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
             a.symbol,
             BondingCurve.TOTAL_SUPPLY,
             a.launchTime,
-            launchFee
+            _launchFee
         );
-        if (a.preSale > 0) _buyWithFunds(token, a.creator, a.preSale, 0);
+        if (a.preSale > 0) _buyWithFunds(token, a.creator, a.preSale + preSaleFee, 0);
+        _sendBnb(msg.sender, msg.value - required);
     }
 
     /// @notice Spend exactly `funds` (= msg.value, fee included) on as many tokens as it buys.
@@ -146,12 +180,12 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
 
     /// @notice Buy exactly `amount` tokens; msg.value above cost + fee is refunded.
     function buyToken(address token, uint256 amount, uint256 maxFunds) external payable nonReentrant {
-        TokenState storage state = _openState(token);
+        TokenState storage state = _buyableState(token);
         BondingCurve.Buy memory buy = BondingCurve.buyAmount(
             graduationFunds,
             state.sold,
             amount,
-            tradingFeeRate,
+            _tradingFeeRate,
             minTradingFee
         );
         uint256 total = buy.cost + buy.fee;
@@ -167,9 +201,10 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
     }
 
     /// @notice four.meme's router variant: sells as above, then pays `feeRate` (basis points,
-    /// at most 5%) of what the sale fetches to `feeRecipient` and the rest to the seller,
-    /// reverting "Slippage" when the seller's part is below `minFunds`. `origin` is a
-    /// referrer tag four.meme records; it changes nothing here.
+    /// at most 5%) of what the sale fetches after the trading fee to `feeRecipient` and the
+    /// rest to the seller. It reverts "Slippage" when the sale's gross curve quote (before the
+    /// trading fee and the router's cut) is below `minFunds`, as four.meme's trade guide says
+    /// of TokenManager2. `origin` is a referrer tag four.meme records; it changes nothing here.
     function sellToken(
         uint256 origin,
         address token,
@@ -195,11 +230,11 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
             graduationFunds,
             state.sold,
             amount,
-            tradingFeeRate,
+            _tradingFeeRate,
             minTradingFee
         );
+        require(proceeds >= minFunds, "Slippage");
         uint256 routerFee = ((proceeds - fee) * feeRate) / 10_000;
-        require(proceeds - fee - routerFee >= minFunds, "Slippage");
         state.sold -= amount;
         state.funds -= proceeds;
         feesAccrued += fee;
@@ -223,13 +258,42 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
     }
 
     function setLaunchFee(uint256 launchFee_) external onlyOwner {
-        launchFee = launchFee_;
+        _launchFee = launchFee_;
     }
 
     function setTradingFee(uint256 rate, uint256 minFee) external onlyOwner {
         require(rate <= MAX_TRADING_FEE_RATE, "Rate");
-        tradingFeeRate = rate;
+        _tradingFeeRate = rate;
         minTradingFee = minFee;
+    }
+
+    /// @notice Test hook, owner only: gives a token of this launchpad another kind, so the
+    /// local chain can hold what four.meme's has and our API never signs: an X Mode token
+    /// (`template & X_MODE`), another creator type (`template >> 10 & 0x3F`), or a TokenManager
+    /// V1 token (`version` 1: the helper reports version 1 and this manager stops trading it).
+    function setTokenKind(address token, uint256 template, uint256 version) external onlyOwner {
+        TokenState storage state = tokens[token];
+        require(state.creator != address(0), "Token");
+        require(version == 1 || version == 2, "Version");
+        state.template = template;
+        state.version = version;
+    }
+
+    /// @notice four.meme's `_tokenInfos(token)`: all zeros for a token this launchpad did not
+    /// create.
+    function _tokenInfos(address token) external view returns (TokenInfo memory info) {
+        TokenState storage state = tokens[token];
+        if (state.creator == address(0)) return info;
+        info.base = token;
+        info.template = state.template;
+        info.totalSupply = BondingCurve.TOTAL_SUPPLY;
+        info.maxOffers = BondingCurve.CURVE_SUPPLY;
+        info.maxRaising = graduationFunds;
+        info.launchTime = state.launchTime;
+        info.offers = BondingCurve.CURVE_SUPPLY - state.sold;
+        info.funds = state.funds;
+        info.lastPrice = BondingCurve.priceAt(graduationFunds, state.sold);
+        info.status = state.liquidityAdded ? STATUS_COMPLETED : 0;
     }
 
     function withdrawFees(address payable to) external onlyOwner nonReentrant {
@@ -255,13 +319,20 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
 
     function _openState(address token) private view returns (TokenState storage state) {
         state = tokens[token];
-        require(state.creator != address(0), "Token");
+        require(state.creator != address(0) && state.version == 2, "Token");
         require(!state.liquidityAdded && block.timestamp >= state.launchTime, "TO");
+    }
+
+    /// @dev An X Mode token is bought only through four.meme's signed buy, which this
+    /// launchpad does not have: its public buys revert "A" as four.meme's do.
+    function _buyableState(address token) private view returns (TokenState storage state) {
+        state = _openState(token);
+        require(state.template & X_MODE == 0, "A");
     }
 
     function _buyTokenAMAP(address token, address to, uint256 funds, uint256 minAmount) private {
         require(msg.value == funds, "Value");
-        _openState(token);
+        _buyableState(token);
         _buyWithFunds(token, to, funds, minAmount);
     }
 
@@ -270,7 +341,7 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
             graduationFunds,
             tokens[token].sold,
             funds,
-            tradingFeeRate,
+            _tradingFeeRate,
             minTradingFee
         );
         require(buy.amount >= minAmount, "Slippage");

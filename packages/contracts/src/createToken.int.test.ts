@@ -1,7 +1,14 @@
 import { erc20Abi, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signCreateTokenArgs } from "./createTokenArgs.ts";
-import { newCurve, priceAt, quoteBuyWithFunds, TOTAL_SUPPLY } from "./curve.ts";
+import {
+  createTokenValue,
+  newCurve,
+  preSaleFee,
+  priceAt,
+  quoteBuyWithFunds,
+  TOTAL_SUPPLY,
+} from "./curve.ts";
 import { LaunchpadHelperArtifact, LaunchpadManagerArtifact } from "./generated/artifacts.ts";
 import { type LocalLaunchpad, revertReason, startLocalLaunchpad } from "./test/localLaunchpad.ts";
 
@@ -19,7 +26,11 @@ afterAll(async () => {
 const simulateCreate = async (
   from: Awaited<ReturnType<LocalLaunchpad["account"]>>,
   signed: Awaited<ReturnType<LocalLaunchpad["signedCreate"]>>,
-  value = parseEther("0.01") + signed.args.preSale,
+  value = createTokenValue({
+    launchFee: parseEther("0.01"),
+    tradingFeeRate: 100n,
+    preSale: signed.args.preSale,
+  }),
 ) =>
   lp.publicClient.simulateContract({
     account: from,
@@ -92,11 +103,11 @@ describe("createToken", () => {
     ]);
   });
 
-  it("makes the creator's first buy with preSale, exactly as the curve reference prices it", async () => {
+  it("makes the creator's first buy with preSale and its fee on top, exactly as the curve reference prices it", async () => {
     const creator = await lp.account("presale");
     const preSale = parseEther("1.5");
     const created = await lp.createToken(creator, { preSale });
-    const expected = quoteBuyWithFunds(newCurve(), preSale);
+    const expected = quoteBuyWithFunds(newCurve(), preSale + preSaleFee(preSale, 100n));
     const purchase = created.events.find((e) => e.eventName === "TokenPurchase");
     expect(purchase?.args).toEqual({
       token: created.token,
@@ -160,11 +171,14 @@ describe("createToken", () => {
     expect(await revertReason(simulateCreate(creator, again))).toBe("Request");
   });
 
-  it("requires msg.value to be exactly the launch fee plus preSale", async () => {
+  it("requires msg.value to cover the launch fee, preSale and the fee on preSale", async () => {
     const creator = await lp.account("payer");
     const signed = await lp.signedCreate({ creator: creator.address, preSale: parseEther("1") });
     expect(await revertReason(simulateCreate(creator, signed, parseEther("1")))).toBe("Value");
-    expect(await revertReason(simulateCreate(creator, signed, parseEther("1.02")))).toBe("Value");
+    expect(await revertReason(simulateCreate(creator, signed, parseEther("1.02") - 1n))).toBe(
+      "Value",
+    );
+    await expect(simulateCreate(creator, signed, parseEther("1.02"))).resolves.toBeDefined();
   });
 
   it("keeps trading closed until launchTime, except for the creator's preSale", async () => {

@@ -54,16 +54,18 @@ export interface SellQuote {
   funds: bigint;
 }
 
+const CURVE_REVERTS = {
+  ZA: "ZA: the trade buys or sells nothing",
+  GW: "GW: amount is not a multiple of 1 gwei",
+  SO: "SO: the sale's curve quote does not exceed its fee",
+} as const;
+
 /** Thrown where the launchpad would revert, with its revert string as `code`. */
 export class CurveRevertError extends Error {
   override name = "CurveRevertError" as const;
-  readonly code: "ZA" | "GW";
-  constructor(code: "ZA" | "GW") {
-    super(
-      code === "ZA"
-        ? "ZA: the trade buys or sells nothing"
-        : "GW: amount is not a multiple of 1 gwei",
-    );
+  readonly code: keyof typeof CURVE_REVERTS;
+  constructor(code: keyof typeof CURVE_REVERTS) {
+    super(CURVE_REVERTS[code]);
     this.code = code;
   }
 }
@@ -91,6 +93,27 @@ export const priceAt = (maxFunds: bigint, sold: bigint): bigint => {
 
 export const tradingFee = (amount: bigint, rate: bigint, minFee: bigint): bigint =>
   max((amount * rate) / FEE_DENOMINATOR, minFee);
+
+/**
+ * The trading fee `createToken` takes on the creator's pre-sale, on top of it:
+ * `preSale × tradingFeeRate / 10000`, rounded down (four.meme's create guide and CLI).
+ */
+export const preSaleFee = (preSale: bigint, tradingFeeRate: bigint): bigint =>
+  (preSale * tradingFeeRate) / FEE_DENOMINATOR;
+
+/**
+ * The BNB `createToken` takes: `launchFee + preSale + preSale × tradingFeeRate / 10000`, the
+ * launchpad's `_launchFee()` and `_tradingFeeRate()` read at submit time. Less reverts
+ * `Value`; more is refunded in the same transaction.
+ *
+ * @example
+ * const value = createTokenValue({ launchFee, tradingFeeRate, preSale: parseEther("0.1") });
+ */
+export const createTokenValue = (p: {
+  launchFee: bigint;
+  tradingFeeRate: bigint;
+  preSale: bigint;
+}): bigint => p.launchFee + p.preSale + preSaleFee(p.preSale, p.tradingFeeRate);
 
 /**
  * A fresh token's curve, before its first trade.
@@ -154,7 +177,8 @@ export const quoteBuyAmount = (state: CurveState, amount: bigint): BuyQuote => {
 };
 
 /**
- * `sellToken` of `amount` tokens; the seller receives `proceeds - fee`.
+ * `sellToken` of `amount` tokens; the seller receives `proceeds - fee` (`SO` when that is
+ * nothing). `proceeds` is the gross curve quote a router sale's `minFunds` is compared with.
  *
  * @example
  * const { proceeds, fee } = quoteSell(state, balance - (balance % GWEI_UNIT));
@@ -165,6 +189,7 @@ export const quoteSell = (state: CurveState, amount: bigint): SellQuote => {
   const sold = CURVE_SUPPLY - state.offers;
   if (amount > sold) throw new RangeError(`cannot sell ${amount}: only ${sold} were sold`);
   const proceeds = raisedAt(state.maxFunds, sold) - raisedAt(state.maxFunds, sold - amount);
-  const fee = min(tradingFee(proceeds, state.tradingFeeRate, state.minTradingFee), proceeds);
+  const fee = tradingFee(proceeds, state.tradingFeeRate, state.minTradingFee);
+  if (proceeds <= fee) throw new CurveRevertError("SO");
   return { amount, proceeds, fee, ...withState(state, sold - amount) };
 };

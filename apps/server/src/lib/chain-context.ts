@@ -4,7 +4,8 @@ import {
   type ChainProfile,
   createFourMemeClient,
   type FourMemeClient,
-  getLaunchFee,
+  type GetLaunchFeesReturnType,
+  getLaunchFees,
   rpcTransport,
 } from "@bundler/chain";
 import type { CurveState } from "@bundler/contracts";
@@ -40,8 +41,11 @@ export interface ChainContext {
    * are priced by the node's simulation, never by these.
    */
   curve: Omit<CurveState, "offers">;
-  /** createToken's creation fee, read when a launch starts. */
-  launchFee: () => Promise<bigint>;
+  /**
+   * The launchpad's `_launchFee()` and `_tradingFeeRate()`, what createToken's value is made
+   * of (read from the contract, on every network).
+   */
+  launchFees: () => Promise<GetLaunchFeesReturnType>;
   /** How long each builder has to answer a bundle, ms (default 15 s). */
   bundleTimeoutMs?: number;
   /** What buyToken needs besides the launchpad (helper, DEX router, WBNB); absent when unknown. */
@@ -94,8 +98,7 @@ export const localChainContext = (
     fourMeme: null,
     launchSignerKey: local.launchSignerKey,
     curve: { ...DEFAULT_CURVE, maxFunds: local.graduationFunds },
-    // Our launchpad says its fee itself.
-    launchFee: () => getLaunchFee(client, { launchpad: local.contracts.launchpad }),
+    launchFees: () => getLaunchFees(client, { launchpad: local.contracts.launchpad }),
     trade: {
       helper: local.contracts.helper,
       router: local.contracts.router,
@@ -129,11 +132,12 @@ export const remoteChainContext = (
     fourMeme: createFourMemeClient(fourMemeApiUrl ? { baseUrl: fourMemeApiUrl } : {}),
     launchSignerKey: null,
     curve: DEFAULT_CURVE,
-    // The profile's documented fee (TODO with the mainnet launch path: four.meme's API config).
-    launchFee: async () => {
+    // TokenManager2 says its fees itself (four.meme's create guide): its config's deployCost
+    // is only checked against them.
+    launchFees: async () => {
       if (!profile.launchpad)
         throw new ChainError(`no launchpad is configured for ${profile.name}`);
-      return profile.launchpad.launchFee;
+      return getLaunchFees(client, { launchpad: profile.launchpad.tokenManager });
     },
     trade:
       profile.launchpad && profile.dex

@@ -53,7 +53,7 @@ describe("attachLocalChain", () => {
     // Its chain context reads the same launchpad through the same builder.
     const chain = localChainContext(profiles.local, attached, 50);
     const ownerChain = localChainContext(profiles.local, owner, 50);
-    expect(await chain.launchFee()).toBe(await ownerChain.launchFee());
+    expect(await chain.launchFees()).toEqual(await ownerChain.launchFees());
   });
 
   it("leaves the chain running when the attached process stops", async () => {

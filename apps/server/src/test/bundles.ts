@@ -57,7 +57,7 @@ export const launchBundle = async (
   ]);
 
   const chain = testChain.chain;
-  const { createArg, signature, creationFee } = await createArgsFor(chain, {
+  const { createArg, signature } = await createArgsFor(chain, {
     creator: deployer,
     tokenInfo: input.tokenInfo as TokenInfo,
     say: () => {},
@@ -66,11 +66,11 @@ export const launchBundle = async (
     rpcUrl: chain.rpcUrl,
     chainId: chain.chainId,
     launchpad: chain.launchpad as Address,
+    helper: chain.trade?.helper as Address,
     builders: chain.builders,
     creator: deployer,
     createArg,
     signature,
-    launchFee: creationFee,
     preSale: parseEther(preSale),
     buyers: accounts
       .filter((_, i) => !idle.includes(i))

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type DevBuilderFaults, getFreePort, profiles } from "@bundler/chain";
-import { parseEther } from "viem";
+import { type DevBuilderFaults, devPrivateKey, getFreePort, profiles } from "@bundler/chain";
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
+import { type Address, createPublicClient, createWalletClient, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { type ChainContext, localChainContext } from "../lib/chain-context.ts";
 import { type LocalChain, startLocalChain } from "../lib/local-chain.ts";
 
@@ -20,6 +22,11 @@ export interface TestChain {
   setBlockTime(seconds?: number): Promise<void>;
   /** Sets the dev builder's faults (`{}` clears them): late answers, refused senders, ... */
   faults(value: DevBuilderFaults): Promise<void>;
+  /**
+   * The launchpad's owner-only test hook: gives `token` another template (X Mode: 0x10000, a
+   * creator type: `type << 10`) or makes it a TokenManager V1 token (`version` 1).
+   */
+  setTokenKind(token: Address, kind: { template?: bigint; version?: 1n | 2n }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,6 +86,21 @@ export const startTestChain = async (
     },
     faults: async (value) => {
       await builder("dev_setFaults", [value]);
+    },
+    setTokenKind: async (token, kind) => {
+      const owner = createWalletClient({
+        account: privateKeyToAccount(devPrivateKey(0)),
+        transport: http(local.rpcUrl),
+      });
+      const hash = await owner.writeContract({
+        chain: null,
+        address: local.contracts.launchpad,
+        abi: LaunchpadManagerArtifact.abi,
+        functionName: "setTokenKind",
+        args: [token, kind.template ?? 0n, kind.version ?? 2n],
+      });
+      const client = createPublicClient({ transport: http(local.rpcUrl) });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
     },
     stop: async () => {
       await local.stop();

@@ -89,6 +89,7 @@ export const planFixture = (overrides: Partial<LaunchPlan> = {}): LaunchPlan => 
   creator: {
     address: null,
     buyValue: "0",
+    buyFee: "0",
     tokenAmount: "0",
     sharePercent: "0",
     creationFee: "0.005",
@@ -130,6 +131,7 @@ export const planFixture = (overrides: Partial<LaunchPlan> = {}): LaunchPlan => 
   totals: {
     bundleBuys: "0.03",
     creatorBuy: "0",
+    creatorBuyFee: "0",
     delayedBuy: "0",
     tips: "0.001",
     gas: "0.002621",

@@ -3,12 +3,15 @@ import { type Address, type Client, encodeFunctionData, erc20Abi, hexToBigInt } 
 import { aggregate3, ethBalanceCall, tokenBalanceCall } from "./aggregate3.ts";
 import type { GetTokenInfoReturnType } from "./getTokenInfo.ts";
 import { decodeTokenInfo, tokenInfoCall } from "./getTokenInfos.ts";
+import { decodeTemplate, templateCall } from "./getTokenKind.ts";
 
 export interface GetTokenHoldingsParameters {
   token: Address;
   addresses: readonly Address[];
   /** The launchpad's helper: also read the token's state (curve or DEX, graduation). */
   helper?: Address;
+  /** TokenManager2 (or the local launchpad): also read the token's template (its kind). */
+  launchpad?: Address;
   /** Also read what each address allows these spenders (the launchpad, the DEX router). */
   spenders?: readonly Address[];
 }
@@ -16,6 +19,8 @@ export interface GetTokenHoldingsParameters {
 export interface GetTokenHoldingsReturnType {
   /** The helper's view of the token; null without a helper or when it did not create the token. */
   info: GetTokenInfoReturnType | null;
+  /** `_tokenInfos(token).template` (creator type, X Mode); null without `launchpad` or unread. */
+  template: bigint | null;
   totalSupply: bigint;
   /** The latest block's number and time (a DEX deadline counts from it). */
   blockNumber: bigint;
@@ -30,11 +35,11 @@ export interface GetTokenHoldingsReturnType {
  * the block, and every wallet's BNB, tokens and allowances.
  *
  * @example
- * const { info, holdings } = await getTokenHoldings(client, { token, helper, addresses, spenders: [launchpad, router] });
+ * const { info, template, holdings } = await getTokenHoldings(client, { token, helper, launchpad, addresses, spenders: [launchpad, router] });
  */
 export const getTokenHoldings = async (
   client: Client,
-  { token, addresses, helper, spenders = [] }: GetTokenHoldingsParameters,
+  { token, addresses, helper, launchpad, spenders = [] }: GetTokenHoldingsParameters,
 ): Promise<GetTokenHoldingsReturnType> => {
   const multicall = (functionName: "getBlockNumber" | "getCurrentBlockTimestamp") => ({
     target: MULTICALL3_ADDRESS,
@@ -48,6 +53,7 @@ export const getTokenHoldings = async (
     multicall("getBlockNumber"),
     multicall("getCurrentBlockTimestamp"),
     ...(helper ? [tokenInfoCall(helper, token)] : []),
+    ...(launchpad ? [templateCall(launchpad, token)] : []),
   ];
   const stride = 2 + spenders.length;
   const results = await aggregate3(client, [
@@ -70,8 +76,10 @@ export const getTokenHoldings = async (
     return result?.success && result.returnData !== "0x" ? hexToBigInt(result.returnData) : 0n;
   };
   const infoResult = helper ? results[3] : undefined;
+  const templateResult = launchpad ? results[helper ? 4 : 3] : undefined;
   return {
     info: infoResult ? decodeTokenInfo(infoResult) : null,
+    template: templateResult ? decodeTemplate(templateResult) : null,
     totalSupply: value(0),
     blockNumber: value(1),
     timestamp: value(2),

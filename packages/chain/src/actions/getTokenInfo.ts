@@ -57,7 +57,7 @@ export const getTokenInfo = async (
   });
   const info = tokenInfoOf(tuple);
   if (info.version === 0n)
-    throw new UnsupportedTokenError(token, "the launchpad did not create it");
+    throw new UnsupportedTokenError(token, "the launchpad did not create it", "unknown");
   return info;
 };
 

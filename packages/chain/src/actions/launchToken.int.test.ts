@@ -1,10 +1,12 @@
-import { type Address, keccak256, parseEther } from "viem";
+import { LaunchpadHelperArtifact, LaunchpadManagerArtifact } from "@bundler/contracts";
+import { type Address, decodeFunctionData, encodeFunctionData, keccak256, parseEther } from "viem";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FEE, TIP, useLaunchTokenTestbed } from "./launchToken.test-support.ts";
 import { launchToken } from "./launchToken.ts";
+import { simulateLaunch } from "./simulateLaunch.ts";
 
 const ctx = useLaunchTokenTestbed();
-const { setBalance, builder, recording, setTradingFee, prepare, balanceOf } = ctx;
+const { setBalance, builder, recording, setTradingFee, setLaunchFee, prepare, balanceOf } = ctx;
 
 describe("launchToken", () => {
   it("lands create, 50 buys and the tip in one block, in order, each wallet holding its quote", async () => {
@@ -175,3 +177,114 @@ describe("launchToken", () => {
     expect(await ctx.client.getTransactionCount({ address: params.creator.address })).toBe(2);
   });
 });
+
+describe("launchToken against four.meme's create and trade guides", () => {
+  const createOf = async (report: { bundles: Array<{ status: string }> }, creator: Address) => {
+    const [first] = report.bundles as Array<{ status: string; blockNumber?: bigint }>;
+    const block = await ctx.client.getBlock({
+      blockNumber: first?.blockNumber ?? 0n,
+      includeTransactions: true,
+    });
+    const create = block.transactions.find((tx) => tx.from.toLowerCase() === creator.toLowerCase());
+    if (!create) throw new Error("no create in the launch's block");
+    return create;
+  };
+  const read = (functionName: "_launchFee" | "_tradingFeeRate") =>
+    ctx.client.readContract({
+      address: ctx.contracts.launchpad,
+      abi: LaunchpadManagerArtifact.abi,
+      functionName,
+    });
+
+  it("create: sends exactly _launchFee() + preSale + preSale × _tradingFeeRate() / 10000 as the launchpad says them when it launches (create-guide §4, four-meme-ai create-token-api.ts)", async () => {
+    await setLaunchFee(parseEther("0.023"));
+    await setTradingFee(250n, parseEther("0.0001"));
+    try {
+      const params = await prepare(2, () => parseEther("0.01"));
+      const before = await ctx.client.getBalance({ address: params.creator.address });
+      const report = await launchToken({ ...params, builders: [await builder(50)] });
+      const create = await createOf(report, params.creator.address);
+      const launchFee = await read("_launchFee");
+      const rate = await read("_tradingFeeRate");
+      expect([launchFee, rate]).toEqual([parseEther("0.023"), 250n]);
+      expect(create.value).toBe(launchFee + params.preSale + (params.preSale * rate) / 10_000n);
+      expect(report.createValue).toBe(create.value);
+      const receipt = await ctx.client.getTransactionReceipt({ hash: create.hash });
+      expect(before - (await ctx.client.getBalance({ address: params.creator.address }))).toBe(
+        create.value + receipt.gasUsed * receipt.effectiveGasPrice,
+      );
+    } finally {
+      await setLaunchFee(parseEther("0.01"));
+      await setTradingFee(...DEFAULT_FEE);
+    }
+  });
+
+  it("create: warns when four.meme's listed creation fee differs from the launchpad's, and sends the launchpad's (create-guide §4 note 1)", async () => {
+    const params = await prepare(1, () => parseEther("0.01"));
+    const steps: string[] = [];
+    const report = await launchToken({
+      ...params,
+      listedLaunchFee: 0n,
+      builders: [await builder(50)],
+      onStep: (message) => {
+        steps.push(message);
+      },
+    });
+    expect(steps).toContain(
+      "WARNING four.meme's config lists a 0 BNB creation fee but the launchpad asks 0.01 BNB: the create sends what the launchpad asks",
+    );
+    expect((await createOf(report, params.creator.address)).value).toBe(
+      parseEther("0.01") + parseEther("0.1") + parseEther("0.001"),
+    );
+  });
+
+  it("buys: each buy is priced with the helper's tryBuy(token, 0, funds) and sends its amountMsgValue as value and amountFunds as funds (trade-guide §2.2)", async () => {
+    const params = await prepare(3, (i) => parseEther("0.02") + BigInt(i) * parseEther("0.01"));
+    const simulated = await simulateLaunch(ctx.client, {
+      launchpad: params.launchpad,
+      helper: params.helper,
+      create: {
+        from: params.creator.address,
+        value: parseEther("0.111"),
+        data: encodeCreate(params.createArg, params.signature),
+      },
+      buys: params.buyers.map((b) => ({ from: b.account.address, funds: b.funds })),
+    });
+    expect(simulated.buys.map((b) => [b.msgValue, b.funds])).toEqual(
+      params.buyers.map((b) => [b.funds, b.funds]),
+    );
+    const report = await launchToken({ ...params, builders: [await builder(50)] });
+    const [first] = report.bundles;
+    const block = await ctx.client.getBlock({
+      blockNumber: first?.status === "included" ? first.blockNumber : 0n,
+      includeTransactions: true,
+    });
+    const buys = block.transactions.filter((tx) =>
+      params.buyers.some((b) => b.account.address.toLowerCase() === tx.from.toLowerCase()),
+    );
+    expect(buys).toHaveLength(3);
+    for (const [i, tx] of buys.entries()) {
+      const call = decodeFunctionData({ abi: LaunchpadManagerArtifact.abi, data: tx.input });
+      expect(call.functionName).toBe("buyTokenAMAP");
+      expect([tx.value, call.args?.[1]]).toEqual([
+        simulated.buys[i]?.msgValue,
+        simulated.buys[i]?.funds,
+      ]);
+    }
+    // The helper agrees once the token exists: its quote for the first buy's funds asks that much.
+    const [, , , , , msgValue, , amountFunds] = await ctx.client.readContract({
+      address: params.helper,
+      abi: LaunchpadHelperArtifact.abi,
+      functionName: "tryBuy",
+      args: [report.token, 0n, parseEther("0.02")],
+    });
+    expect([msgValue, amountFunds]).toEqual([parseEther("0.02"), parseEther("0.02")]);
+  });
+});
+
+const encodeCreate = (args: `0x${string}`, signature: `0x${string}`) =>
+  encodeFunctionData({
+    abi: LaunchpadManagerArtifact.abi,
+    functionName: "createToken",
+    args: [args, signature],
+  });

@@ -22,7 +22,6 @@ import { startDevBuilder } from "../dev/devBuilder.ts";
 import { getFreePort } from "../dev/getFreePort.ts";
 import { type StartAnvilReturnType, startAnvil } from "../dev/startAnvil.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
-import { getLaunchFee } from "./getLaunchFee.ts";
 
 export const TIP: Address = "0x000000000000000000000000000000000000bEEF";
 export const DEFAULT_FEE = [100n, 10n ** 14n] as const;
@@ -127,6 +126,19 @@ export const useLaunchTokenTestbed = () => {
     await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   };
 
+  /** The launchpad owner's creation fee (`_launchFee()`), as four.meme may change its own. */
+  const setLaunchFee = async (fee: bigint) => {
+    const wallet = createWalletClient({ account: owner, transport: http(anvil.rpcUrl) });
+    const hash = await wallet.writeContract({
+      chain: null,
+      address: contracts.launchpad,
+      abi: LaunchpadManagerArtifact.abi,
+      functionName: "setLaunchFee",
+      args: [fee],
+    });
+    await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  };
+
   let requestId = 1n;
   const wallets = async (count: number, balance: bigint) => {
     const accounts = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()));
@@ -158,11 +170,11 @@ export const useLaunchTokenTestbed = () => {
       rpcUrl: anvil.rpcUrl,
       chainId: 31337,
       launchpad: contracts.launchpad,
+      helper: contracts.helper,
       creator: creator as PrivateKeyAccount,
       tipPayer: tipPayer as PrivateKeyAccount,
       createArg: args,
       signature: signature as Hex,
-      launchFee: await getLaunchFee(client, { launchpad: contracts.launchpad }),
       preSale: parseEther("0.1"),
       buyers,
       tip: parseEther("0.001"),
@@ -195,6 +207,10 @@ export const useLaunchTokenTestbed = () => {
     builder,
     recording,
     setTradingFee,
+    setLaunchFee,
+    get contracts() {
+      return contracts;
+    },
     prepare,
     balanceOf,
     hashesInBlocks,

@@ -1,8 +1,9 @@
-import { LaunchpadManagerArtifact } from "@bundler/contracts";
+import { createTokenValue, LaunchpadManagerArtifact } from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
   encodeFunctionData,
+  formatEther,
   type Hex,
   http,
   keccak256,
@@ -10,10 +11,11 @@ import {
 } from "viem";
 import { type BundleRefusal, BundleRejectedError, ChainError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
+import { getLaunchFees } from "./getLaunchFees.ts";
 import { checkFunds, pendingNonces } from "./launchChecks.ts";
 import { type BundlePlan, planBundles } from "./planBundles.ts";
 import { withMargin } from "./signedWrite.ts";
-import { simulateLaunch } from "./simulateLaunch.ts";
+import { type SimulatedBuy, simulateLaunch } from "./simulateLaunch.ts";
 import { submitBundle } from "./submitBundle.ts";
 import { minimumAfterSlippage } from "./tradeRoute.ts";
 import { waitForBundle } from "./waitForBundle.ts";
@@ -22,15 +24,24 @@ export interface LaunchTokenParameters {
   rpcUrl: string;
   chainId: number;
   launchpad: Address;
+  /** TokenManagerHelper3 (or the local helper): every buy is priced with its `tryBuy`. */
+  helper: Address;
   builders: readonly BuilderEndpoint[];
   creator: LocalAccount;
   /** `createToken`'s bytes: from four.meme's API on mainnet, from our launch signer locally. */
   createArg: Hex;
   signature: Hex;
-  /** The launchpad's creation fee, from its configuration (four.meme's API on BSC). */
-  launchFee: bigint;
-  /** The creator's own first buy (BNB, fee included). */
+  /**
+   * The creator's own first buy, BNB spent on the curve (the args' preSale); the launchpad's
+   * trading fee on it comes on top, in the create's value.
+   */
   preSale: bigint;
+  /**
+   * A creation fee listed elsewhere (four.meme's API config `deployCost`), checked against the
+   * launchpad's own `_launchFee()`: a difference is said as a WARNING step. The create always
+   * sends what the launchpad asks.
+   */
+  listedLaunchFee?: bigint | null;
   buyers: ReadonlyArray<{ account: LocalAccount; funds: bigint }>;
   tipPayer: LocalAccount;
   tip: bigint;
@@ -74,6 +85,11 @@ export type LaunchBundleReport = {
 
 export interface LaunchTokenReturnType {
   token: Address;
+  /**
+   * The create's value, `_launchFee() + preSale + preSale × _tradingFeeRate() / 10000` as the
+   * launchpad said them before it was signed.
+   */
+  createValue: bigint;
   bundles: LaunchBundleReport[];
   /** The buyers whose buys landed in the create's block. */
   atomicWithCreate: Address[];
@@ -81,18 +97,21 @@ export interface LaunchTokenReturnType {
   quoted: Array<{ address: Address; amount: bigint }>;
 }
 
-type Priced = { amount: bigint; gas: bigint };
+type Priced = SimulatedBuy;
 
 /**
  * Creates a token and buys it from many wallets: create + creator buy + one buy per
- * wallet + tip, in one bundle sent to every builder whose cap it fits. Every buy is priced
- * by the node (the exact bundle run with eth_simulateV1), so the launchpad's own curve and
- * fee plan set each minAmount. More wallets than a bundle holds are split: only the first
- * bundle, with the create, is atomic with it; each later bundle is priced, given fresh
- * nonces and signed only once the one before it landed or failed.
+ * wallet + tip, in one bundle sent to every builder whose cap it fits. The create sends what
+ * four.meme's create guide says, read from the launchpad now: `_launchFee() + preSale +
+ * preSale × _tradingFeeRate() / 10000`. Every buy is priced by the node (the exact bundle
+ * run with eth_simulateV1, each buy after the helper's `tryBuy`, whose `amountMsgValue` and
+ * `amountFunds` it sends), so the launchpad's own curve and fee plan set each minAmount. More
+ * wallets than a bundle holds are split: only the first bundle, with the create, is atomic
+ * with it; each later bundle is priced, given fresh nonces and signed only once the one
+ * before it landed or failed.
  *
  * @example
- * const report = await launchToken({ rpcUrl, chainId, launchpad, builders, creator, createArg, signature, launchFee, preSale, buyers, tipPayer, tip });
+ * const report = await launchToken({ rpcUrl, chainId, launchpad, helper, builders, creator, createArg, signature, preSale, buyers, tipPayer, tip });
  */
 export const launchToken = async (
   params: LaunchTokenParameters,
@@ -107,11 +126,21 @@ export const launchToken = async (
     functionName: "createToken",
     args: [params.createArg, params.signature],
   });
-  const createValue = params.launchFee + params.preSale;
+  const fees = await getLaunchFees(client, { launchpad: params.launchpad });
+  const createValue = createTokenValue({ ...fees, preSale: params.preSale });
+  await say(
+    `PASSED launch fee read from the launchpad: ${formatEther(fees.launchFee)} BNB, and ${Number(fees.tradingFeeRate) / 100}% on the creator's ${formatEther(params.preSale)} BNB buy: the create sends ${formatEther(createValue)} BNB`,
+  );
+  const listed = params.listedLaunchFee;
+  if (listed != null && listed !== fees.launchFee)
+    await say(
+      `WARNING four.meme's config lists a ${formatEther(listed)} BNB creation fee but the launchpad asks ${formatEther(fees.launchFee)} BNB: the create sends what the launchpad asks`,
+    );
   const [gasPrice, simulation] = await Promise.all([
     params.gasPrice ?? client.getGasPrice(),
     simulateLaunch(client, {
       launchpad: params.launchpad,
+      helper: params.helper,
       create: { from: params.creator.address, data: createData, value: createValue },
       buys: params.buyers.map((buyer) => ({ from: buyer.account.address, funds: buyer.funds })),
     }),
@@ -132,6 +161,7 @@ export const launchToken = async (
 
   const report: LaunchTokenReturnType = {
     token,
+    createValue,
     bundles: [],
     atomicWithCreate: [],
     quoted: [
@@ -210,7 +240,7 @@ export const launchToken = async (
   return report;
 };
 
-/** What each buyer in [from, to) must hold: its buy and the gas of it. */
+/** What each buyer in [from, to) must hold: the value its buy sends and the gas of it. */
 const buyerNeeds = (
   params: LaunchTokenParameters,
   from: number,
@@ -220,7 +250,7 @@ const buyerNeeds = (
 ) =>
   params.buyers.slice(from, to).map((buyer, i) => ({
     address: buyer.account.address,
-    need: buyer.funds + withMargin(priced[i]?.gas ?? 0n) * gasPrice,
+    need: (priced[i]?.msgValue ?? buyer.funds) + withMargin(priced[i]?.gas ?? 0n) * gasPrice,
   }));
 
 /**
@@ -237,6 +267,7 @@ const priceLaterBundle = async (
   const buyers = params.buyers.slice(bundle.from, bundle.to);
   const { buys } = await simulateLaunch(client, {
     launchpad: params.launchpad,
+    helper: params.helper,
     token,
     buys: buyers.map((buyer) => ({ from: buyer.account.address, funds: buyer.funds })),
   });
@@ -294,13 +325,13 @@ const signBundle = async (
       await buyer.account.signTransaction({
         ...common,
         to: params.launchpad,
-        value: buyer.funds,
+        value: quote?.msgValue ?? buyer.funds,
         nonce: take(buyer.account.address),
         gas: withMargin(quote?.gas ?? 0n),
         data: encodeFunctionData({
           abi: LaunchpadManagerArtifact.abi,
           functionName: "buyTokenAMAP",
-          args: [context.token, buyer.funds, minAmount],
+          args: [context.token, quote?.funds ?? buyer.funds, minAmount],
         }),
       }),
     );

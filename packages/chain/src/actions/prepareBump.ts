@@ -75,10 +75,11 @@ export const prepareBump = async (
     token,
     addresses: [wallet],
     helper: params.helper,
+    launchpad,
     spenders: [launchpad, router],
   });
   if (!holdings.info) throw new ChainError(`token ${token} is not one of the launchpad's`);
-  const route = routeOf(holdings.info, { token, launchpad });
+  const route = routeOf(holdings.info, { token, launchpad, template: holdings.template });
   const held = holdings.holdings[0];
   const quote = await quoteBuyOn(client, route, { ...params });
   const tokens = route === "curve" ? roundedCurveSell(quote.amountOut) : quote.amountOut;
@@ -115,7 +116,7 @@ export const prepareBump = async (
       weth,
       seller: wallet,
       amount: tokens,
-      minOut: 0n,
+      minFunds: 0n,
       deadline,
     }),
   };

@@ -1,4 +1,11 @@
-import { LaunchpadManagerArtifact } from "@bundler/contracts";
+import {
+  DEFAULT_MIN_TRADING_FEE,
+  DEFAULT_TRADING_FEE_RATE,
+  GWEI_UNIT,
+  LaunchpadManagerArtifact,
+  quoteSell,
+  tradingFee,
+} from "@bundler/contracts";
 import {
   type Address,
   createPublicClient,
@@ -12,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCountingProxy } from "../dev/countingProxy.ts";
 import { InsufficientFundsError, InsufficientTokensError } from "../errors.ts";
 import { buyToken } from "./buyToken.ts";
+import { getTokenInfo } from "./getTokenInfo.ts";
 import { type PreparedSell, prepareSells } from "./prepareSells.ts";
 import { prepareSell, sellToken } from "./sellToken.ts";
 import { startTradingTestChain, type TradingTestChain } from "./startTradingTestChain.ts";
@@ -138,7 +146,7 @@ describe("prepareSells", () => {
     expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
   });
 
-  it("signs each curve sale with its floor: the simulated proceeds less the slippage, as minFunds", async () => {
+  it("signs each curve sale's floor on the gross curve quote, as TokenManager2 compares minFunds (trade-guide §4.2): the simulated gross less the slippage; minOut, what the seller gets at least, is that floor less the launchpad's fee", async () => {
     const token = await chain.createToken();
     const [holder] = (await holders(token, 1)) as [LocalAccount];
     const amount = await held(token, holder);
@@ -149,13 +157,66 @@ describe("prepareSells", () => {
       slippageBps: 300n,
     });
     const sell = prepared(sells[0]);
-    expect(sell.minOut).toBe((sell.quote.amountOut * 9_700n) / 10_000n);
+    const gross = sell.quote.amountOut + sell.quote.fee;
+    expect(sell.minFunds).toBe((gross * 9_700n) / 10_000n);
+    expect(sell.minOut).toBe(
+      sell.minFunds - tradingFee(sell.minFunds, DEFAULT_TRADING_FEE_RATE, DEFAULT_MIN_TRADING_FEE),
+    );
     const call = decodeFunctionData({
       abi: LaunchpadManagerArtifact.abi,
       data: sell.sale.request.data,
     });
     expect(call.functionName).toBe("sellToken");
-    expect(call.args).toEqual([0n, token, amount, sell.minOut, 0n, holder.address]);
+    expect(call.args).toEqual([0n, token, amount, sell.minFunds, 0n, holder.address]);
+  });
+
+  it("reverts a curve sale whose price fell by more than the slippage, though its net would still clear a floor taken on the net (trade-guide §4.2, §5)", async () => {
+    const token = await chain.createToken();
+    const [seller, whale] = (await holders(token, 2, parseEther("0.3"))) as [
+      LocalAccount,
+      LocalAccount,
+    ];
+    const amount = await held(token, seller);
+    const { gasPrice, sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: [{ address: seller.address, amount }],
+      slippageBps: 100n,
+    });
+    const sell = prepared(sells[0]);
+    const gross = sell.quote.amountOut + sell.quote.fee;
+    // The whale sells just enough that the seller's gross falls by 1.5%: more than the 1%
+    // slippage, less than a floor on the net (1% under a price already 1% under the gross).
+    const info = await getTokenInfo(chain.client, { helper: chain.contracts.helper, token });
+    const state = {
+      maxFunds: info.maxFunds,
+      offers: info.offers,
+      tradingFeeRate: info.tradingFeeRate,
+      minTradingFee: info.minTradingFee,
+    };
+    const target = (gross * 985n) / 1000n;
+    const grossAfter = (whaleSells: bigint) => {
+      const after = quoteSell(state, whaleSells).offers;
+      return quoteSell({ ...state, offers: after }, amount).proceeds;
+    };
+    let [lo, hi] = [0n, (await held(token, whale)) / GWEI_UNIT];
+    while (hi - lo > 1n) {
+      const mid = (lo + hi) / 2n;
+      if (grossAfter(mid * GWEI_UNIT) > target) lo = mid;
+      else hi = mid;
+    }
+    const moved = grossAfter(hi * GWEI_UNIT);
+    expect(moved).toBeLessThan((gross * 99n) / 100n);
+    expect(moved).toBeGreaterThan((sell.quote.amountOut * 99n) / 100n);
+    await sellToken(chain.client, {
+      ...addresses(),
+      account: whale,
+      token,
+      amount: hi * GWEI_UNIT,
+    });
+    const landed = await landTogether([seller], [sell], gasPrice);
+    expect(landed.statuses).toEqual(["success", "reverted"]);
+    expect(await held(token, seller)).toBe(amount);
   });
 
   it("reverts a curve sale whose price fell past its floor before it landed, selling nothing", async () => {

@@ -23,7 +23,13 @@ import { routerAbi } from "./routerAbi.ts";
 import type { AnyClient } from "./signedWrite.ts";
 import { withMargin } from "./signedWrite.ts";
 import { peakGasOf, revertOf, type SimulatedCall, simulateCalls } from "./simulation.ts";
-import { minimumAfterSlippage, routeOf, type TradeQuote, type TradeRoute } from "./tradeRoute.ts";
+import {
+  minimumAfterSlippage,
+  netOfSellFee,
+  routeOf,
+  type TradeQuote,
+  type TradeRoute,
+} from "./tradeRoute.ts";
 
 export interface PrepareSellsParameters {
   /** TokenManager2 (or the local launchpad): curve sells go here. */
@@ -36,14 +42,19 @@ export interface PrepareSellsParameters {
   /** Who sells how many tokens, in the order the sells will land (each seller at most once). */
   sellers: ReadonlyArray<{ address: Address; amount: bigint }>;
   /**
-   * Each sale's floor: less BNB than the simulation gave that still goes through, in basis
-   * points (default 500n, 5%). On the curve it is the router variant's `minFunds`, on the DEX
-   * `amountOutMin`: a price moved further against the seller reverts the sale.
+   * Each sale's floor: how much lower than the simulation priced it the sale may still go
+   * through, in basis points (default 500n, 5%). On the curve it is the router variant's
+   * `minFunds`, taken on the gross curve quote as TokenManager2 compares it (trade guide
+   * §4.2), so it is also 5% off what the seller gets; on the DEX `amountOutMin`. A price
+   * moved further against the seller reverts the sale.
    */
   slippageBps?: bigint;
   /** Overrides the node's gas price (wei). */
   gasPrice?: bigint;
-  /** What getTokenHoldings already read (with `helper` and spenders `[launchpad, router]`). */
+  /**
+   * What getTokenHoldings already read (with `helper`, `launchpad` and spenders
+   * `[launchpad, router]`).
+   */
   holdings?: GetTokenHoldingsReturnType;
   /** Seconds after the latest block a DEX swap stays valid (default 120). */
   deadlineSeconds?: bigint;
@@ -62,7 +73,16 @@ export interface PreparedSell {
   sale: PreparedCall;
   /** What this sell gets in the simulated block, after every sell before it; `amountIn` sold. */
   quote: TradeQuote;
-  /** The sale's floor, wei: `quote.amountOut` less the slippage; less than this reverts. */
+  /**
+   * The floor the chain checks, wei: on the curve the `minFunds` signed, compared with the
+   * sale's gross curve quote (`quote.amountOut + quote.fee` less the slippage); on the DEX
+   * `amountOutMin` (`quote.amountOut` less the slippage). A sale below it reverts.
+   */
+  minFunds: bigint;
+  /**
+   * The least the seller receives if the sale lands, wei, what a user is told: on the curve
+   * `minFunds` less the launchpad's fee on it, on the DEX `minFunds` itself.
+   */
   minOut: bigint;
   /** BNB the approval and the sale may cost in gas at `gasPrice`. */
   gasCost: bigint;
@@ -76,9 +96,10 @@ export interface PrepareSellsReturnType {
 }
 
 /**
- * A sale's calldata with its floor `minOut`: on the curve four.meme's router variant
+ * A sale's calldata with its floor `minFunds`: on the curve four.meme's router variant
  * `sellToken(origin, token, amount, minFunds, feeRate, feeRecipient)` (no router fee: rate 0,
- * the seller as recipient), on the DEX `swapExactTokensForETH` with `amountOutMin`.
+ * the seller as recipient; `minFunds` is compared with the gross curve quote), on the DEX
+ * `swapExactTokensForETH` with `amountOutMin`.
  */
 export const saleCallData = (
   route: TradeRoute,
@@ -87,7 +108,7 @@ export const saleCallData = (
     weth: Address;
     seller: Address;
     amount: bigint;
-    minOut: bigint;
+    minFunds: bigint;
     deadline: bigint;
   },
 ): Hex =>
@@ -95,12 +116,12 @@ export const saleCallData = (
     ? encodeFunctionData({
         abi: LaunchpadManagerArtifact.abi,
         functionName: "sellToken",
-        args: [0n, p.token, p.amount, p.minOut, 0n, p.seller],
+        args: [0n, p.token, p.amount, p.minFunds, 0n, p.seller],
       })
     : encodeFunctionData({
         abi: routerAbi,
         functionName: "swapExactTokensForETH",
-        args: [p.amount, p.minOut, [p.token, p.weth], p.seller, p.deadline],
+        args: [p.amount, p.minFunds, [p.token, p.weth], p.seller, p.deadline],
       });
 
 /**
@@ -129,12 +150,13 @@ export const prepareSells = async (
         token,
         addresses,
         helper: params.helper,
+        launchpad,
         spenders: [launchpad, router],
       }),
     params.gasPrice ?? getGasPrice(client),
   ]);
   if (!holdings.info) throw new ChainError(`token ${token} is not one of the launchpad's`);
-  const route = routeOf(holdings.info, { token, launchpad });
+  const route = routeOf(holdings.info, { token, launchpad, template: holdings.template });
   const spender = route === "curve" ? launchpad : router;
   const spenderIndex = route === "curve" ? 0 : 1;
   const deadline = holdings.timestamp + (params.deadlineSeconds ?? 120n);
@@ -165,8 +187,9 @@ export const prepareSells = async (
     functionName: "approve",
     args: [spender, maxUint256],
   });
-  const saleData = (seller: Address, amount: bigint, minOut: bigint): Hex =>
-    saleCallData(route, { token, weth, seller, amount, minOut, deadline });
+  const saleData = (seller: Address, amount: bigint, minFunds: bigint): Hex =>
+    saleCallData(route, { token, weth, seller, amount, minFunds, deadline });
+  const info = holdings.info;
   const selling = planned.filter((p): p is Planned => "amount" in p);
   const calls = selling.flatMap((p) => [
     ...(p.approve ? [{ from: p.address, to: token, data: approval }] : []),
@@ -215,15 +238,21 @@ export const prepareSells = async (
     const approvalCall = approved
       ? { request: { to: token, data: approval, value: 0n }, gas: withMargin(peakGasOf(approved)) }
       : null;
-    const minOut = minimumAfterSlippage(quote.amountOut, slippageBps);
+    // TokenManager2 compares minFunds with the gross curve quote, before its fee (trade
+    // guide §4.2): the floor is taken there, and the seller is told what it leaves them.
+    const minFunds =
+      route === "curve"
+        ? minimumAfterSlippage(quote.amountOut + quote.fee, slippageBps)
+        : minimumAfterSlippage(quote.amountOut, slippageBps);
+    const minOut = route === "curve" ? netOfSellFee(minFunds, info) : minFunds;
     const sale = {
-      request: { to: spender, data: saleData(p.address, p.amount, minOut), value: 0n },
+      request: { to: spender, data: saleData(p.address, p.amount, minFunds), value: 0n },
       gas: withMargin(peakGasOf(sold)),
     };
     const gasCost = ((approvalCall?.gas ?? 0n) + sale.gas) * gasPrice;
     if (p.bnb < gasCost)
       return { address: p.address, error: new InsufficientFundsError(p.address, gasCost - p.bnb) };
-    return { address: p.address, approval: approvalCall, sale, quote, minOut, gasCost };
+    return { address: p.address, approval: approvalCall, sale, quote, minFunds, minOut, gasCost };
   }
 
   /** What the simulated sale paid: the router's amounts on the DEX, TokenSale on the curve. */

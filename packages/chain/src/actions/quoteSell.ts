@@ -20,8 +20,9 @@ export type QuoteSellReturnType = TradeQuote;
 
 /**
  * What selling `amount` tokens pays now, after the fee: the helper's `trySell` on the
- * curve (for `amount` rounded down to whole gwei units, as sellToken will sell), the
- * router's `getAmountsOut` once the token graduated.
+ * curve (for `amount` rounded down to whole gwei units, as sellToken will sell), whose `funds`
+ * is already net of the launchpad's fee (four.meme's trade guide §2.3; `fee` is beside it,
+ * not to be taken off again), the router's `getAmountsOut` once the token graduated.
  *
  * @example
  * const { route, amountIn, amountOut, fee } = await quoteSell(client, { helper, router, weth, token, amount });
@@ -69,7 +70,7 @@ export const quoteSellOn = async (
       functionName: "trySell",
       args: [token, amountIn],
     });
-    return { route, amountIn, amountOut: funds - fee, fee };
+    return { route, amountIn, amountOut: funds, fee };
   } catch (error) {
     throw asChainError(error, "quote sell");
   }

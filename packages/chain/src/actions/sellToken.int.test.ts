@@ -36,7 +36,7 @@ const sellAndMeasure = async (account: LocalAccount, token: Address, amount: big
 };
 
 describe("sellToken", () => {
-  it("sells on the curve after approving the launchpad, receiving exactly the quote", async () => {
+  it("sells on the curve after approving the launchpad, receiving exactly the quote: trySell's funds, already net of the fee (trade-guide §2.3)", async () => {
     const token = await chain.createToken();
     const { account, held } = await holder(token);
     const quote = await quoteSell(chain.client, { ...addresses(), token, amount: held });

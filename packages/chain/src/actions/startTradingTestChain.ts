@@ -120,6 +120,29 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
     return created.args.token;
   };
 
+  /**
+   * The launchpad's owner-only test hook: gives `token` another template (X Mode, a creator
+   * type) or makes it a TokenManager V1 token (`version` 1).
+   */
+  const setTokenKind = async (token: Address, kind: { template?: bigint; version?: 1n | 2n }) => {
+    const owner = privateKeyToAccount(devPrivateKey(0));
+    await sendSigned(client, {
+      account: owner,
+      chainId,
+      nonce: await client.getTransactionCount({ address: owner.address, blockTag: "pending" }),
+      gas: 200_000n,
+      gasPrice: await client.getGasPrice(),
+      to: contracts.launchpad,
+      value: 0n,
+      data: encodeFunctionData({
+        abi: LaunchpadManagerArtifact.abi,
+        functionName: "setTokenKind",
+        args: [token, kind.template ?? 0n, kind.version ?? 2n],
+      }),
+      context: "set token kind",
+    });
+  };
+
   const tokenBalance = (token: Address, owner: Address) =>
     client.readContract({
       address: token,
@@ -167,6 +190,7 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
     contracts,
     wallet,
     createToken,
+    setTokenKind,
     tokenBalance,
     gasPaid,
     setBlockTime,

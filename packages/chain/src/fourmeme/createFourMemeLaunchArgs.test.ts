@@ -68,6 +68,59 @@ describe("createFourMemeLaunchArgs", () => {
     });
   });
 
+  test("sends what four.meme's official create script sends: dexType PANCAKE_SWAP, rushMode, onlyMPC, clickFun and funGroup false (four-meme-ai create-token-api.ts)", async () => {
+    await createFourMemeLaunchArgs(client, {
+      account: deployer,
+      token: tokenDraft,
+      image: pngImage,
+    });
+
+    const create = server.requests.find((request) => request.path === "/private/token/create");
+    expect(create?.body).toMatchObject({
+      dexType: "PANCAKE_SWAP",
+      rushMode: false,
+      onlyMPC: false,
+      clickFun: false,
+      funGroup: false,
+      feePlan: false,
+    });
+  });
+
+  test("leaves out empty social URLs and tokenTaxInfo when none is set (four-meme-ai create-token-api.ts, create-guide §3.1)", async () => {
+    await createFourMemeLaunchArgs(client, {
+      account: deployer,
+      token: { ...tokenDraft, webUrl: "", telegramUrl: "  " },
+      image: pngImage,
+    });
+
+    const create = server.requests.find((request) => request.path === "/private/token/create");
+    const body = create?.body as Record<string, unknown>;
+    expect(body.twitterUrl).toBe("https://x.com/mooncat");
+    expect(Object.keys(body)).not.toContain("webUrl");
+    expect(Object.keys(body)).not.toContain("telegramUrl");
+    expect(Object.keys(body)).not.toContain("tokenTaxInfo");
+  });
+
+  test("sends tokenTaxInfo as given when it is set (create-guide §3.4)", async () => {
+    const tokenTaxInfo = {
+      feeRate: 5,
+      burnRate: 20,
+      divideRate: 30,
+      liquidityRate: 40,
+      recipientRate: 10,
+      recipientAddress: "0x1234567890123456789012345678901234567890",
+      minSharing: 100000,
+    };
+    await createFourMemeLaunchArgs(client, {
+      account: deployer,
+      token: { ...tokenDraft, tokenTaxInfo },
+      image: pngImage,
+    });
+
+    const create = server.requests.find((request) => request.path === "/private/token/create");
+    expect(create?.body).toMatchObject({ tokenTaxInfo });
+  });
+
   test("reuses the access token for a second launch by the same deployer", async () => {
     await createFourMemeLaunchArgs(client, {
       account: deployer,

@@ -43,8 +43,11 @@ export const createTokenArgs = (
 };
 
 /**
- * The documented fields, plus the raise parameters four.meme's own web app
- * sends alongside them (taken from the raised-token config, so they agree).
+ * What four.meme's official create script sends (four-meme-ai create-token-api.ts): the
+ * documented fields, the raise parameters taken from the raised-token config (so they agree),
+ * `dexType` PANCAKE_SWAP and the flags it sets false. Social links it leaves out when empty,
+ * `tokenTaxInfo` when not set. `feePlan` (anti-sniper fee mode) is always off: its fee is
+ * highest in a token's first blocks, where a bundled launch's own buys land.
  */
 const createTokenBody = (
   token: FourMemeTokenDraft,
@@ -54,25 +57,31 @@ const createTokenBody = (
   name: token.name,
   shortName: token.shortName,
   desc: token.desc,
-  imgUrl,
-  launchTime: token.launchTime ?? Date.now(),
-  label: token.label,
-  lpTradingFee: 0.0025,
-  webUrl: token.webUrl ?? "",
-  twitterUrl: token.twitterUrl ?? "",
-  telegramUrl: token.telegramUrl ?? "",
-  preSale: token.preSale ?? "0",
-  feePlan: token.feePlan ?? false,
-  raisedToken,
-  symbol: raisedToken.symbol,
   totalSupply: numberOr(raisedToken.totalAmount, 1_000_000_000),
   raisedAmount: numberOr(raisedToken.totalBAmount, 24),
   saleRate: numberOr(raisedToken.saleRate, 0.8),
   reserveRate: 0,
-  onlyMPC: false,
-  clickFun: false,
+  imgUrl,
+  raisedToken,
+  launchTime: token.launchTime ?? Date.now(),
   funGroup: false,
+  label: token.label,
+  lpTradingFee: 0.0025,
+  preSale: token.preSale ?? "0",
+  clickFun: false,
+  symbol: raisedToken.symbol,
+  dexType: "PANCAKE_SWAP",
+  rushMode: false,
+  onlyMPC: false,
+  feePlan: false,
+  ...link("webUrl", token.webUrl),
+  ...link("twitterUrl", token.twitterUrl),
+  ...link("telegramUrl", token.telegramUrl),
+  ...(token.tokenTaxInfo ? { tokenTaxInfo: token.tokenTaxInfo } : {}),
 });
+
+/** A social link as its own field, or nothing when it is empty. */
+const link = (name: string, url: string | undefined) => (url?.trim() ? { [name]: url.trim() } : {});
 
 const numberOr = (value: unknown, fallback: number) => {
   const parsed = typeof value === "number" ? value : Number(value);

@@ -54,6 +54,10 @@ export const loginBodySchema = z.object({
   }),
 });
 
+/** A social link: sent only when there is one (four-meme-ai create-token-api.ts). */
+const linkSchema = z.string().min(1, "leave an empty link out").optional();
+
+/** What four.meme's official create script sends (four-meme-ai create-token-api.ts). */
 export const createBodySchema = z.looseObject({
   name: z.string().min(1),
   shortName: z.string().min(1),
@@ -62,12 +66,19 @@ export const createBodySchema = z.looseObject({
   launchTime: z.number().int().positive(),
   label: z.enum(fourMemeLabels),
   lpTradingFee: z.literal(0.0025),
-  webUrl: z.string(),
-  twitterUrl: z.string(),
-  telegramUrl: z.string(),
+  webUrl: linkSchema,
+  twitterUrl: linkSchema,
+  telegramUrl: linkSchema,
   preSale: z.string().regex(/^\d+(\.\d+)?$/),
   feePlan: z.boolean(),
   raisedToken: z.looseObject({ symbol: z.string() }),
+  dexType: z.literal("PANCAKE_SWAP"),
+  rushMode: z.boolean(),
+  onlyMPC: z.boolean(),
+  clickFun: z.boolean(),
+  funGroup: z.boolean(),
+  /** Only for a tax token (create guide §3.4); its rules are not checked here. */
+  tokenTaxInfo: z.looseObject({ feeRate: z.number() }).optional(),
 });
 
 /** Modelled on the entries four.meme's `GET /public/config` lists. */

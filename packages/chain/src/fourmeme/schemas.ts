@@ -19,13 +19,21 @@ export const raisedTokenSchema = z.looseObject({
   status: z.string().optional(),
 });
 
-/** Hex with or without `0x`, normalised to `0x...`. */
-const hexSchema = z
-  .string()
-  .regex(/^(0x)?([0-9a-fA-F]{2})+$/, "expected hex bytes")
-  .transform((value) => (value.startsWith("0x") ? value : `0x${value}`) as Hex);
+/**
+ * Bytes as four.meme's API may give them, normalised to `0x...`: hex with or without `0x`, or
+ * base64, read the way its CLI's `toHex` reads them (four-meme-ai create-token-api.ts: `0x…`
+ * as is, only hex digits as hex, anything else as base64).
+ */
+const bytesSchema = z.string().transform((value, ctx) => {
+  if (/^0x([0-9a-fA-F]{2})+$/.test(value)) return value as Hex;
+  if (/^([0-9a-fA-F]{2})+$/.test(value)) return `0x${value}` as Hex;
+  if (/^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length % 4 === 0)
+    return `0x${Buffer.from(value, "base64").toString("hex")}` as Hex;
+  ctx.addIssue({ code: "custom", message: "expected hex or base64 bytes" });
+  return z.NEVER;
+});
 
-export const createArgsSchema = z.object({ createArg: hexSchema, signature: hexSchema });
+export const createArgsSchema = z.object({ createArg: bytesSchema, signature: bytesSchema });
 
 export const addressSchema = z
   .string()

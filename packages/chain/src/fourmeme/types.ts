@@ -42,10 +42,28 @@ export interface FourMemeTokenDraft {
   webUrl?: string;
   twitterUrl?: string;
   telegramUrl?: string;
-  /** BNB the creator buys in the create transaction, as a decimal string; defaults to "0". */
+  /**
+   * BNB the creator buys in the create transaction, as a decimal string; defaults to "0". The
+   * create's value adds the launchpad's trading fee on it (`createTokenValue`).
+   */
   preSale?: string;
-  /** Defaults to false. */
-  feePlan?: boolean;
+  /** Makes a tax token (create guide §3.4); left out of the request when not set. */
+  tokenTaxInfo?: FourMemeTokenTaxInfo;
+}
+
+/**
+ * `tokenTaxInfo` as four.meme's create API takes it (create guide §3.4): percents, `feeRate`
+ * one of 1, 3, 5, 10; `burnRate + divideRate + liquidityRate + recipientRate` = 100;
+ * `recipientAddress` "" with `recipientRate` 0; `minSharing` = d × 10^n, n ≥ 5, 1 ≤ d ≤ 9.
+ */
+export interface FourMemeTokenTaxInfo {
+  feeRate: number;
+  burnRate: number;
+  divideRate: number;
+  liquidityRate: number;
+  recipientRate: number;
+  recipientAddress: string;
+  minSharing: number;
 }
 
 /** An image file to upload; four.meme refuses URLs, so these are the bytes themselves. */

@@ -24,7 +24,7 @@ import {
   encodeCreateTokenArgs,
   signCreateTokenArgs,
 } from "../createTokenArgs.ts";
-import type { CurveState } from "../curve.ts";
+import { type CurveState, createTokenValue } from "../curve.ts";
 import { LaunchpadHelperArtifact, LaunchpadManagerArtifact } from "../generated/artifacts.ts";
 
 /** Anvil's first dev account (mnemonic "test test ... junk"), funded by startAnvil. */
@@ -107,26 +107,54 @@ export const startLocalLaunchpad = async (options: { graduationFunds?: bigint } 
     return { args: full, encoded, signature };
   };
 
-  /** createToken from `creator`, signed by the launch signer; returns the new token. */
-  const createToken = async (creator: PrivateKeyAccount, args: Partial<CreateTokenArgs> = {}) => {
+  /** The launchpad's `_launchFee()` and `_tradingFeeRate()`, read now. */
+  const launchFees = async () => {
+    const read = (functionName: "_launchFee" | "_tradingFeeRate") =>
+      publicClient.readContract({ address: addresses.launchpad, abi: managerAbi, functionName });
+    const [launchFee, tradingFeeRate] = await Promise.all([
+      read("_launchFee"),
+      read("_tradingFeeRate"),
+    ]);
+    return { launchFee, tradingFeeRate };
+  };
+
+  /**
+   * createToken from `creator`, signed by the launch signer, sending what four.meme's create
+   * guide says (`createTokenValue`) unless `value` says otherwise; returns the new token.
+   */
+  const createToken = async (
+    creator: PrivateKeyAccount,
+    args: Partial<CreateTokenArgs> = {},
+    value?: bigint,
+  ) => {
     const signed = await signedCreate({ ...args, creator: creator.address });
-    const launchFee = await publicClient.readContract({
-      address: addresses.launchpad,
-      abi: managerAbi,
-      functionName: "launchFee",
-    });
+    const { launchFee, tradingFeeRate } = await launchFees();
     const hash = await wallet(creator).writeContract({
       address: addresses.launchpad,
       abi: managerAbi,
       functionName: "createToken",
       args: [signed.encoded, signed.signature],
-      value: launchFee + signed.args.preSale,
+      value: value ?? createTokenValue({ launchFee, tradingFeeRate, preSale: signed.args.preSale }),
     });
     const result = await confirm(hash);
     const created = result.events.find((e) => e.eventName === "TokenCreate");
     if (!created) throw new Error("createToken emitted no TokenCreate");
     return { ...result, token: created.args.token, args: signed.args, launchFee };
   };
+
+  /**
+   * The launchpad's test hook (owner only): gives `token` another template (X Mode, a creator
+   * type) or makes it a TokenManager V1 token (`version` 1).
+   */
+  const setTokenKind = async (token: Address, kind: { template?: bigint; version?: 1n | 2n }) =>
+    confirm(
+      await wallet(privateKeyToAccount(DEPLOYER_KEY)).writeContract({
+        address: addresses.launchpad,
+        abi: managerAbi,
+        functionName: "setTokenKind",
+        args: [token, kind.template ?? 0n, kind.version ?? 2n],
+      }),
+    );
 
   /** The TS reference's view of a token, read from the helper. */
   const curveState = async (token: Address): Promise<CurveState> => {
@@ -170,7 +198,9 @@ export const startLocalLaunchpad = async (options: { graduationFunds?: bigint } 
     wallet,
     confirm,
     signedCreate,
+    launchFees,
     createToken,
+    setTokenKind,
     curveState,
     expectedLaunchpadBalance,
     stop: () => anvil.stop(),

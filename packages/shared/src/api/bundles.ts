@@ -148,7 +148,8 @@ const sellBody = {
   isPercentage: z.boolean().default(false),
   /**
    * The floor: each sale reverts rather than fetch less than its simulated proceeds less this
-   * many basis points (500 = 5%).
+   * many basis points (500 = 5%), taken on the gross curve quote on the curve (so 5% off what
+   * the wallet gets too).
    */
   slippageBps: z
     .number()
@@ -171,7 +172,12 @@ export const sellTransactionSchema = z.object({
   error: z.string().nullable(),
   /** How it went out (or would have): in a bundle to the builders, or to the public pool. */
   route: z.enum(SELL_ROUTES),
-  /** A sale's floor, BNB: it reverts rather than fetch less. null for an approval or a failure. */
+  /**
+   * A sale's floor, said as the least it pays the wallet, BNB, after the launchpad's fee: it
+   * reverts rather than pay less. (On the curve the floor signed, `minFunds`, is on the gross
+   * curve quote, as four.meme's TokenManager2 compares it; this is that less the fee on it.)
+   * null for an approval or a failure.
+   */
   minOut: bnbValueSchema.nullable(),
   /**
    * What the simulation said the sale fetches, BNB (after the launchpad's fee); null for an

@@ -33,6 +33,11 @@ export const launchPlanSchema = z.object({
     address: addressSchema.nullable(),
     /** The creator's own buy, sent with the create (preSale), BNB. */
     buyValue: bnbValueSchema,
+    /**
+     * The launchpad's trading fee on that buy, sent with the create on top of it
+     * (preSale × tradingFeeRate / 10000, four.meme's create guide).
+     */
+    buyFee: bnbValueSchema,
     tokenAmount: tokenUnitsSchema,
     sharePercent: percentSchema,
     /** The launchpad's creation fee, sent with the create. */
@@ -74,6 +79,8 @@ export const launchPlanSchema = z.object({
     /** The bundle wallets' buys (the delayed sniper's excluded). */
     bundleBuys: bnbValueSchema,
     creatorBuy: bnbValueSchema,
+    /** The launchpad's trading fee on the creator's buy, paid with the create. */
+    creatorBuyFee: bnbValueSchema,
     delayedBuy: bnbValueSchema,
     /** Every bundle's tip. */
     tips: bnbValueSchema,

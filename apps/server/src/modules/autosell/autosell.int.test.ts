@@ -184,6 +184,20 @@ describe("bad input: a 400 that says why and stores nothing", () => {
     createRefused(fields, 400, words);
   const soon = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
+  it("refuses a rule on an X Mode token, saying why, and stores nothing (four-meme-ai errors.md)", async () => {
+    const xMode = await launchBundle(app, testChain, key, { wallets: 1 });
+    await testChain.setTokenKind(xMode.token, { template: 0x10000n });
+    await refused(
+      "POST",
+      "/api/bundle/rules",
+      body({ address: xMode.token }),
+      400,
+      new RegExp(
+        `^Token ${xMode.token} cannot be sold by an auto-sell rule: it is an X Mode token: four\\.meme sells it only through buys its own API signs, which this app does not make$`,
+      ),
+    );
+  });
+
   it("wants a trigger unless the action is a ladder, and none with a ladder", async () => {
     await create({ trigger: undefined }, /^Trigger is required unless the action is a ladder/);
     await create(

@@ -17,6 +17,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
 } from "../../lib/errors.ts";
+import { refuseUntradableKind } from "../../lib/token-kind.ts";
 import type { BundlesRepository } from "../bundles/bundles.repository.ts";
 import { ownedBundle } from "../bundles/bundles.service.ts";
 import type { AutosellRepository, RuleRow, RuleWithFirings } from "./autosell.repository.ts";
@@ -127,6 +128,11 @@ export class AutosellService {
   /** Arms a rule on the caller's bundle, within the per-bundle and per-user limits. */
   async create(ownerId: string, input: RuleInput & { address: string }): Promise<AutosellRule> {
     const bundle = await ownedBundle(this.bundles, ownerId, input.address);
+    await refuseUntradableKind(
+      this.chain,
+      getAddress(bundle.tokenAddress),
+      "sold by an auto-sell rule",
+    );
     const spec = await checkedSpec(bundle, input, this.preview);
     const created = await this.repo.create(ownerId, bundle.tokenAddress, spec, AUTOSELL_LIMITS);
     if ("full" in created)

@@ -55,6 +55,26 @@ describe("POST /api/bumper/generate", () => {
     expect(answer.body.error).toBe(`Token ${token} was not found on the launchpad`);
   });
 
+  it("refuses an X Mode token, saying why (four-meme-ai errors.md: X Mode tokens are bought only through four.meme's signed buy)", async () => {
+    const bundle = await launch();
+    await bed.testChain.setTokenKind(bundle.token, { template: 0x10000n });
+    const answer = await generate(bundle.token);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(
+      `Token ${bundle.token} cannot be bumped: it is an X Mode token: four.meme sells it only through buys its own API signs, which this app does not make`,
+    );
+  });
+
+  it("refuses a TokenManager V1 token, saying why (integration-guide §3)", async () => {
+    const bundle = await launch();
+    await bed.testChain.setTokenKind(bundle.token, { version: 1n });
+    const answer = await generate(bundle.token);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(
+      `Token ${bundle.token} cannot be bumped: it was launched on four.meme's first TokenManager (V1, before 2024-09-05), whose trades this app does not make`,
+    );
+  });
+
   it("creates a bumper with a fresh wallet whose key is stored, and answers it again for the same token", async () => {
     const bundle = await launch();
     const first = await generate(bundle.token);
@@ -99,6 +119,21 @@ describe("a bumper's own routes", () => {
       expect(answer.body).toEqual({ success: false, error: "Bumper not found" });
     }
     expect(((await callAs("GET", "/api/bumper/user")).body.bumpers as Bumper[]).length).toBe(0);
+  });
+
+  it("refuses to start a bumper whose token is X Mode, saying why, and leaves it ready (four-meme-ai errors.md)", async () => {
+    const bundle = await launch();
+    const bumper = (await generate(bundle.token)).body.bumper as Bumper;
+    await setBalance(bumper.address as Address, parseEther("0.1"));
+    await bed.testChain.setTokenKind(bundle.token, { template: 0x10000n });
+    const answer = await call("POST", `/api/bumper/${bumper.id}/start`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(
+      `Token ${bundle.token} cannot be bumped: it is an X Mode token: four.meme sells it only through buys its own API signs, which this app does not make`,
+    );
+    expect(((await call("GET", `/api/bumper/${bumper.id}`)).body.bumper as Bumper).status).toBe(
+      "ready",
+    );
   });
 
   it("refuses to start a bumper whose wallet holds nothing", async () => {

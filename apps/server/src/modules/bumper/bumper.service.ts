@@ -1,4 +1,10 @@
-import { ChainError, getBalances, getTokenHoldings, readTradeRoute } from "@bundler/chain";
+import {
+  ChainError,
+  getBalances,
+  getTokenHoldings,
+  readTradeRoute,
+  UnsupportedTokenError,
+} from "@bundler/chain";
 import {
   BUMPER_MAX_ACTIVE,
   BUMPER_TAB_STATUSES,
@@ -25,6 +31,7 @@ import {
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
 import { tokenHoldings } from "../../lib/shared-reads.ts";
+import { refuseUntradableKind } from "../../lib/token-kind.ts";
 import type { BundleEmpties } from "../bundles/bundle-empties.ts";
 import type { BundleSells } from "../bundles/bundle-sells.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
@@ -172,6 +179,8 @@ export class BumperService {
         `This bumper has completed all ${row.totalBumps} configured bumps. Create a new bumper to continue.`,
       );
     if (row.status === "active") return this.view.one(row);
+    // A kind this app does not trade (TokenManager V1, X Mode) is refused with the reason.
+    await refuseUntradableKind(this.chain, getAddress(row.targetToken), "bumped");
     // Read now, not from the block cache: the user has just funded it.
     const [read] = await getBalances(requireChain(this.chain).client, {
       addresses: [await this.currentAddress(row)],
@@ -326,6 +335,10 @@ export class BumperService {
     };
   }
 
+  /**
+   * A token the bumper can trade: the launchpad's, and of a kind this app trades (not a
+   * TokenManager V1 or an X Mode token, which are refused with the reason).
+   */
   private async requireToken(token: Address): Promise<void> {
     const chain = requireChain(this.chain);
     if (!chain.launchpad || !chain.trade)
@@ -337,6 +350,8 @@ export class BumperService {
         launchpad: chain.launchpad,
       });
     } catch (error) {
+      if (error instanceof UnsupportedTokenError && error.code === "kind")
+        throw new BadRequestError(`Token ${token} cannot be bumped: ${error.reason}`);
       if (error instanceof ChainError)
         throw new BadRequestError(`Token ${token} was not found on the launchpad`);
       throw error;

@@ -1,6 +1,16 @@
 import { buyToken, prepareSell, sellToken } from "@bundler/chain";
+import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import type { SellTransaction, TxStatusEntry } from "@bundler/shared";
-import { type Address, createPublicClient, type Hex, http, parseEther, parseGwei } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  decodeFunctionData,
+  type Hex,
+  http,
+  parseEther,
+  parseEventLogs,
+  parseGwei,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { armFailpoint, disarmFailpoints } from "../../lib/failpoints.ts";
@@ -122,7 +132,7 @@ describe("POST /api/bundle/wallets/sell, route bundle (the default)", () => {
       expect(await tokenBalance(testChain, bundle.token, wallet)).toBe(0n);
   });
 
-  it("says each sale's floor: its simulated proceeds less the slippage", async () => {
+  it("says each sale's floor as what the wallet gets at least: the gross curve quote less the slippage, signed as minFunds (trade-guide §4.2), less the launchpad's fee on it", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const { body } = await sell(bundle.token, [bundle.wallets[0]?.address as Address], {
       slippageBps: 250,
@@ -130,7 +140,23 @@ describe("POST /api/bundle/wallets/sell, route bundle (the default)", () => {
     const sale = (body.transactions as SellTransaction[]).find((t) => t.kind === "sell");
     const expected = parseEther(sale?.expectedOut ?? "0");
     expect(expected).toBeGreaterThan(0n);
-    expect(parseEther(sale?.minOut ?? "0")).toBe((expected * 9_750n) / 10_000n);
+    const hash = sale?.hash as Hex;
+    const call = decodeFunctionData({
+      abi: LaunchpadManagerArtifact.abi,
+      data: (await client().getTransaction({ hash })).input,
+    });
+    const minFunds = call.args?.[3] as bigint;
+    // The sale's gross and fee, as its TokenSale says (nothing moved since it was priced).
+    const receipt = await client().waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    const [sold] = parseEventLogs({
+      abi: LaunchpadManagerArtifact.abi,
+      eventName: "TokenSale",
+      logs: receipt.logs,
+    });
+    const gross = sold?.args.cost ?? 0n;
+    expect(gross - (sold?.args.fee ?? 0n)).toBe(expected);
+    expect(minFunds).toBe((gross * 9_750n) / 10_000n);
+    expect(parseEther(sale?.minOut ?? "0")).toBe(minFunds - minFunds / 100n);
   });
 
   it("refuses a curve sale whose price fell past its floor before it landed, saying so, selling nothing", async () => {

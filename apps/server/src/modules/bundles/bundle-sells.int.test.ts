@@ -174,15 +174,43 @@ describe("POST /api/bundle/wallets/sell", () => {
     expect(await chainTxCount()).toBe(count);
   });
 
+  it("refuses to sell an X Mode token, saying why, sending and recording nothing (four-meme-ai errors.md)", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    await testChain.setTokenKind(bundle.token, { template: 0x10000n });
+    const txs = await chainTxCount();
+    const { status, body } = await sell(bundle.token, [wallet], "100");
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      `Token ${bundle.token} cannot be sold here: it is an X Mode token: four.meme sells it only through buys its own API signs, which this app does not make`,
+    );
+    expect(await chainTxCount()).toBe(txs);
+  });
+
+  it("refuses to sell a TokenManager V1 token, saying why (integration-guide §3)", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    await testChain.setTokenKind(bundle.token, { version: 1n });
+    const { status, body } = await sell(
+      bundle.token,
+      [bundle.wallets[0]?.address as Address],
+      "50",
+    );
+    expect(status).toBe(400);
+    expect(body.error).toBe(
+      `Token ${bundle.token} cannot be sold here: it was launched on four.meme's first TokenManager (V1, before 2024-09-05), whose trades this app does not make`,
+    );
+  });
+
   it("sells the same token amount from each wallet", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
     const wallets = bundle.wallets.map((w) => w.address);
     const before = await Promise.all(wallets.map((w) => held(bundle.token, w)));
-    const { body } = await sell(bundle.token, wallets, "1000.5", false);
+    // Enough to fetch more than the launchpad's fee: a smaller sale reverts SO.
+    const { body } = await sell(bundle.token, wallets, "100000.5", false);
     for (const t of body.transactions as SellTransaction[]) await receipt(t.hash);
-    expect(body.totalTokens).toBe("2,001");
+    expect(body.totalTokens).toBe("200,001");
     for (const [i, w] of wallets.entries())
-      expect(await held(bundle.token, w)).toBe((before[i] as bigint) - parseEther("1000.5"));
+      expect(await held(bundle.token, w)).toBe((before[i] as bigint) - parseEther("100000.5"));
   });
 
   it("sells a graduated token through the DEX router", async () => {

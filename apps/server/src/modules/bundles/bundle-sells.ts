@@ -2,11 +2,14 @@ import {
   type GetTokenHoldingsReturnType,
   getSellableTokens,
   getTokenHoldings,
+  kindRefusal,
+  netOfSellFee,
   prepareSells,
   routeOf,
 } from "@bundler/chain";
 import { SELL_SLIPPAGE_BPS, type SellRoute, type SellTransaction } from "@bundler/shared";
 import { type Address, formatEther, getAddress, type Hex, parseEther } from "viem";
+import { BadRequestError } from "../../lib/errors.ts";
 import type { KeyPurpose } from "../../lib/key-vault.ts";
 import { isFinal, type OpenTx, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxIntent } from "../transactions/tx-manager.ts";
@@ -122,8 +125,12 @@ export class BundleSells {
       token,
       addresses: sellers,
       helper: trade.helper,
+      launchpad,
       spenders: [launchpad, trade.router],
     });
+    // A TokenManager V1 or X Mode token is not this app's to trade: said before anything else.
+    const refusal = kindRefusal(holdings.info?.version ?? 2n, holdings.template);
+    if (refusal) throw new BadRequestError(`Token ${token} cannot be sold here: ${refusal}`);
     const sellable = await this.sellable(token, holdings);
     const amounts = sellAmounts(
       request,
@@ -155,8 +162,9 @@ export class BundleSells {
       const { approval, sale } = attempts.get(address) ?? { attempt: 0 };
       return sale ? [{ address, approval, sale }] : [];
     });
+    const fees = holdings.info;
     for (const { address, approval, sale } of replays)
-      outcomes.set(address, replayedSell(approval, sale));
+      outcomes.set(address, sellOutcome(approval, sale, fees));
     for (const [address, { waits }] of attempts)
       if (waits) outcomes.set(address, { ...failed(address, waits, route), held: true });
     const tip = this.options.tip ?? DEFAULT_SELL_TIP;
@@ -274,9 +282,9 @@ export class BundleSells {
       }
       outcomes.set(
         sell.address,
-        sellOutcome(rows.get(keyOf(sell.address, "approve")), sale, {
+        sellOutcome(rows.get(keyOf(sell.address, "approve")), sale, fees, {
           amount: sell.quote.amountIn,
-          minOut: sell.minOut,
+          minFunds: sell.minFunds,
           expectedOut: sell.quote.amountOut,
           error: reason ?? null,
         }),
@@ -289,19 +297,28 @@ export class BundleSells {
 /**
  * A sell recorded by the manager, as entries: its amount and floor read from the signed sale
  * (an identical request may have signed it), what the simulation said it fetches when this
- * request priced that very sale (`fresh`).
+ * request priced that very sale (`fresh`). The floor is said as what the wallet gets at least:
+ * a curve sale's signed `minFunds` is the gross curve quote, so the launchpad's fee on it
+ * (`fees`, the token's rate and minimum) is taken off.
  */
 const sellOutcome = (
   approval: TxRow | undefined,
   sale: TxRow,
-  fresh?: { amount: bigint; minOut: bigint; expectedOut: bigint; error: string | null },
+  fees: { tradingFeeRate: bigint; minTradingFee: bigint } | null,
+  fresh?: { amount: bigint; minFunds: bigint; expectedOut: bigint; error: string | null },
 ): SellOutcome => {
   const from = getAddress(sale.from);
   const signed = saleOf(sale.rawTx as Hex);
   const expectedOut =
-    fresh && signed.amount === fresh.amount && signed.minOut === fresh.minOut
+    fresh && signed.amount === fresh.amount && signed.minFunds === fresh.minFunds
       ? formatEther(fresh.expectedOut)
       : null;
+  const minOut =
+    signed.minFunds === null
+      ? null
+      : signed.onCurve && fees
+        ? netOfSellFee(signed.minFunds, fees)
+        : signed.minFunds;
   const route: SellRoute = sale.validUntilBlock === null ? "public" : "bundle";
   // A bundle no builder took: said at once, though its rows stay open until its window passes.
   const error = fresh
@@ -317,7 +334,7 @@ const sellOutcome = (
     status: error ? "failed" : "pending",
     error,
     route,
-    minOut: kind === "sell" && signed.minOut !== null ? formatEther(signed.minOut) : null,
+    minOut: kind === "sell" && minOut !== null ? formatEther(minOut) : null,
     expectedOut: kind === "sell" ? expectedOut : null,
   });
   return {
@@ -329,6 +346,3 @@ const sellOutcome = (
     sold: error ? 0n : signed.amount,
   };
 };
-
-const replayedSell = (approval: TxRow | undefined, sale: TxRow): SellOutcome =>
-  sellOutcome(approval, sale);

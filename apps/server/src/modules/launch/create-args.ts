@@ -22,8 +22,12 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 export interface CreateArgs {
   createArg: Hex;
   signature: Hex;
-  /** The creation fee the launchpad takes with the create. */
-  creationFee: bigint;
+  /**
+   * The creation fee four.meme's raise config lists (`deployCost`), null when it lists none or
+   * the args came from the local signer: only a cross-check of the launchpad's `_launchFee()`,
+   * which is what the create sends.
+   */
+  listedLaunchFee: bigint | null;
 }
 
 /**
@@ -56,7 +60,7 @@ export const createArgsFor = async (
     args: createArg,
   });
   say("PASSED createToken arguments signed by the launch signer");
-  return { createArg, signature, creationFee: await chain.launchFee() };
+  return { createArg, signature, listedLaunchFee: null };
 };
 
 const fromFourMeme = async (
@@ -72,8 +76,10 @@ const fromFourMeme = async (
   const imgUrl = await uploadTokenImage(client, { account: creator, image });
   say(`PASSED logo uploaded to four.meme: ${imgUrl}`);
   const raisedToken = await getRaisedToken(client);
-  const creationFee = feeOf(raisedToken.deployCost) ?? (await chain.launchFee());
-  say(`PASSED four.meme raise config: ${raisedToken.symbol}, creation fee ${bnb(creationFee)}`);
+  const listedLaunchFee = feeOf(raisedToken.deployCost);
+  say(
+    `PASSED four.meme raise config: ${raisedToken.symbol}${listedLaunchFee === null ? "" : `, listed creation fee ${bnb(listedLaunchFee)}`}`,
+  );
   const { createArg, signature } = await createTokenArgs(client, {
     account: creator,
     token: {
@@ -90,7 +96,7 @@ const fromFourMeme = async (
     raisedToken,
   });
   say("PASSED createToken arguments received from four.meme");
-  return { createArg, signature, creationFee };
+  return { createArg, signature, listedLaunchFee };
 };
 
 const bnb = bnbWords;

@@ -2,6 +2,7 @@ import {
   CurveRevertError,
   type CurveState,
   newCurve,
+  preSaleFee,
   quoteBuyWithFunds,
   TOTAL_SUPPLY,
 } from "@bundler/contracts";
@@ -35,13 +36,20 @@ export const stepBuy = (state: CurveState, funds: bigint): BuyStep => {
   }
 };
 
+/**
+ * The creator's buy inside the create: `preSale` spent on the curve with the launchpad's fee
+ * on it on top (create guide §4), one `buyTokenAMAP` of both.
+ */
+export const stepCreatorBuy = (curve: Omit<CurveState, "offers">, preSale: bigint): BuyStep =>
+  stepBuy(newCurve(curve), preSale + preSaleFee(preSale, curve.tradingFeeRate));
+
 /** Percent of the total supply, to 4 decimals ("1.2345"). */
 export const sharePercent = (tokens: bigint): string =>
   formatUnits((tokens * 100n * 10_000n) / TOTAL_SUPPLY, 4);
 
 export interface SequenceInput {
   curve: Omit<CurveState, "offers">;
-  /** The creator's buy inside the create (preSale). */
+  /** The creator's buy inside the create (preSale; the fee on it comes on top). */
   preSale: bigint;
   wallets: ReadonlyArray<{ address: Address; buyValue: bigint }>;
   /** The delayed-bundle sniper: quoted after the bundle. */
@@ -64,7 +72,7 @@ const same = (a: string, b: string | null) => b !== null && a.toLowerCase() === 
  * layer refuses such a launch), and buys too small to get any token.
  */
 export const quoteSequence = (input: SequenceInput): SequenceResult => {
-  const creator = stepBuy(newCurve(input.curve), input.preSale);
+  const creator = stepCreatorBuy(input.curve, input.preSale);
   let state = creator.state;
   const steps = new Map<number, BuyStep & { delayed: boolean }>();
   const order = input.wallets.map((wallet, index) => ({ ...wallet, index }));

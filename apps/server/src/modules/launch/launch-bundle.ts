@@ -68,7 +68,9 @@ export async function runLaunch(
       `PASSED checks: deployer ${creator.address}, ${buyers.length} buying wallet${buyers.length === 1 ? "" : "s"}, creator buy ${bnbWords(preSale)}, tip ${bnbWords(tip)} from ${ownTipPayer?.address ?? "the deployer"}`,
     );
 
-    const { createArg, signature, creationFee } = await createArgsFor(chain, {
+    if (!chain.trade)
+      throw new ChainError(`no launchpad helper is configured for ${chain.profile.name}`);
+    const { createArg, signature, listedLaunchFee } = await createArgsFor(chain, {
       creator,
       tokenInfo,
       say,
@@ -79,11 +81,12 @@ export async function runLaunch(
       rpcUrl: chain.rpcUrl,
       chainId: chain.chainId,
       launchpad: chain.launchpad,
+      helper: chain.trade.helper,
       builders: chain.builders,
       creator,
       createArg,
       signature,
-      launchFee: creationFee,
+      listedLaunchFee,
       gasPrice,
       preSale,
       buyers,

@@ -33,6 +33,8 @@ const masterKey = Buffer.alloc(32, 5);
 const treasury = privateKeyToAccount(generatePrivateKey()).address;
 /** The launchpad's creation fee, set on chain and listed by the API's config: not the default. */
 const CREATION_FEE = "0.02";
+/** When set, the fake API answers createArg and signature in base64. */
+let base64Answers = false;
 
 beforeAll(async () => {
   testChain = await startTestChain(masterKey);
@@ -69,7 +71,11 @@ beforeAll(async () => {
         launchpad: local.contracts.launchpad,
         args: createArg,
       });
-      return { createArg, signature };
+      // four.meme's API may answer in base64 (its CLI's toHex reads both): so does this fake,
+      // for the requests a test asks it to.
+      if (!base64Answers) return { createArg, signature };
+      const base64 = (hex: string) => Buffer.from(hex.slice(2), "hex").toString("base64");
+      return { createArg: base64(createArg), signature: base64(signature) } as never;
     },
   });
   // No launch signer: the only way to a signed create is four.meme's API, as on mainnet.
@@ -143,8 +149,9 @@ describe("launching through four.meme's API", () => {
       /PASSED logo uploaded to four\.meme: http:\/\/127\.0\.0\.1:\d+\/images\/\w+\.png/,
     );
     expect(emitted).toContain(
-      `PASSED four.meme raise config: BNB, creation fee ${Number(CREATION_FEE).toFixed(4)} BNB`,
+      `PASSED four.meme raise config: BNB, listed creation fee ${Number(CREATION_FEE).toFixed(4)} BNB`,
     );
+    expect(lines).not.toMatch(/WARNING/);
     expect(emitted).toContain("PASSED createToken arguments received from four.meme");
     expect(lines).not.toMatch(/launch signer/);
 
@@ -171,6 +178,17 @@ describe("launching through four.meme's API", () => {
       logs: receipt.logs,
     });
     expect(created?.args.launchFee).toBe(parseEther(CREATION_FEE));
+    // The create's value, read from the chain: _launchFee() + preSale + preSale × rate / 10000.
+    const read = (functionName: "_launchFee" | "_tradingFeeRate") =>
+      chain.client.readContract({
+        address: chain.launchpad as Address,
+        abi: LaunchpadManagerArtifact.abi,
+        functionName,
+      });
+    const preSale = parseEther(input.tokenInfo.preSale);
+    expect(create?.value).toBe(
+      (await read("_launchFee")) + preSale + (preSale * (await read("_tradingFeeRate"))) / 10_000n,
+    );
 
     const upload = fourMeme.requests.find((r) => r.path === "/private/token/upload");
     expect(JSON.stringify(upload?.body)).toMatch(/image\/png/);
@@ -183,6 +201,50 @@ describe("launching through four.meme's API", () => {
       preSale: "0.05",
       raisedToken: { symbol: "BNB" },
     });
+  });
+
+  it("warns in the terminal when four.meme's config lists another creation fee than the launchpad's _launchFee(), and sends the launchpad's (create-guide §4 note 1)", async () => {
+    const { id, input } = await fundedPaidDraft();
+    fourMeme.intercept("GET /public/config", {
+      body: {
+        code: 0,
+        msg: "success",
+        data: [{ symbol: "BNB", deployCost: "0.005", totalBAmount: "24", status: "PUBLISH" }],
+      },
+    });
+    let emitted: string[];
+    try {
+      emitted = await execute(id);
+    } finally {
+      // An answer with neither status nor body: the normal one again.
+      fourMeme.intercept("GET /public/config", {});
+    }
+    expect(emitted).toContain(
+      `WARNING four.meme's config lists a 0.005 BNB creation fee but the launchpad asks ${CREATION_FEE} BNB: the create sends what the launchpad asks`,
+    );
+    const draft = await draftOf(id);
+    expect(draft.status, emitted.join("\n")).toBe("executed");
+    const block = await chain.client.getBlock({
+      blockNumber: BigInt(draft.launch?.blockNumber ?? 0),
+      includeTransactions: true,
+    });
+    const deployer = input.deployerWallet.address.toLowerCase();
+    const create = block.transactions.find((tx) => tx.from.toLowerCase() === deployer);
+    const preSale = parseEther(input.tokenInfo.preSale);
+    expect(create?.value).toBe(parseEther(CREATION_FEE) + preSale + preSale / 100n);
+  });
+
+  it("launches with createArg and signature four.meme answered in base64 (four-meme-ai create-token-api.ts toHex)", async () => {
+    const { id } = await fundedPaidDraft();
+    base64Answers = true;
+    let emitted: string[];
+    try {
+      emitted = await execute(id);
+    } finally {
+      base64Answers = false;
+    }
+    expect(emitted).toContain("PASSED createToken arguments received from four.meme");
+    expect((await draftOf(id)).status, emitted.join("\n")).toBe("executed");
   });
 
   it("says four.meme refused the logo, in words, and keeps the draft paid", async () => {

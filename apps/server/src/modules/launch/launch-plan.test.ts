@@ -1,4 +1,4 @@
-import { GWEI_UNIT } from "@bundler/contracts";
+import { GWEI_UNIT, newCurve, quoteBuyWithFunds } from "@bundler/contracts";
 import fc from "fast-check";
 import { type Address, parseEther, parseGwei } from "viem";
 import { describe, expect, it } from "vitest";
@@ -85,6 +85,7 @@ describe("launch plan", () => {
           const parts = [
             plan.totals.bundleBuys,
             plan.totals.creatorBuy,
+            plan.totals.creatorBuyFee,
             plan.totals.delayedBuy,
             plan.totals.tips,
             plan.totals.gas,
@@ -108,14 +109,14 @@ describe("launch plan", () => {
     );
   });
 
-  it("asks each wallet for its buy plus its gas, and the deployer for fee, creator buy and create gas", () => {
+  it("asks each wallet for its buy plus its gas, and the deployer for the create's value (create-guide §4: launch fee, creator buy and the trading fee on it) and its gas", () => {
     const plan = planLaunch(input(), costs());
     const gwei = parseGwei("1");
     const required = new Map(plan.funding.map((f) => [f.address, wei(f.required)]));
     expect(required.get(address(0))).toBe(parseEther("0.2") + LAUNCH_GAS.buy * gwei);
     expect(required.get(address(1))).toBe(parseEther("0.3") + LAUNCH_GAS.buy * gwei);
     expect(required.get(DEPLOYER)).toBe(
-      parseEther("0.01") + parseEther("0.1") + LAUNCH_GAS.create * gwei,
+      parseEther("0.01") + parseEther("0.1") + parseEther("0.001") + LAUNCH_GAS.create * gwei,
     );
     expect(required.get(TIP_PAYER)).toBe(parseEther("0.001") + LAUNCH_GAS.tip * gwei);
   });
@@ -132,9 +133,23 @@ describe("launch plan", () => {
     const deployer = plan.funding.find((f) => f.address === DEPLOYER);
     expect(deployer?.roles).toEqual(["deployer", "tip payer"]);
     expect(wei(deployer?.required ?? "0")).toBe(
-      parseEther("0.11") +
+      parseEther("0.111") +
         LAUNCH_GAS.create * parseGwei("1") +
         2n * (parseEther("0.001") + LAUNCH_GAS.tip * parseGwei("1")),
+    );
+  });
+
+  it("shows the launchpad's trading fee on the creator's buy beside it, at the launchpad's rate, and prices the buy with it (create-guide §4)", () => {
+    const plan = planLaunch(input(), {
+      ...costs(),
+      curve: { ...DEFAULT_CURVE, tradingFeeRate: 250n },
+    });
+    expect(plan.creator.buyValue).toBe("0.1");
+    expect(plan.creator.buyFee).toBe("0.0025");
+    expect(plan.totals.creatorBuyFee).toBe("0.0025");
+    const curve = newCurve({ ...DEFAULT_CURVE, tradingFeeRate: 250n });
+    expect(plan.creator.tokenAmount).toBe(
+      quoteBuyWithFunds(curve, parseEther("0.1025")).amount.toString(),
     );
   });
 

@@ -1,5 +1,5 @@
 import { splitBuyers } from "@bundler/chain";
-import type { CurveState } from "@bundler/contracts";
+import { type CurveState, preSaleFee } from "@bundler/contracts";
 import type { LaunchPlan } from "@bundler/shared";
 import { type Address, formatEther, formatGwei } from "viem";
 import { quoteSequence, sharePercent } from "./curve-sequence.ts";
@@ -21,10 +21,14 @@ export const LAUNCH_GAS = {
 export interface LaunchCosts {
   /** The gas price the launch signs with (wei). */
   gasPrice: bigint;
-  /** The launchpad's creation fee, sent with the create. */
+  /** The launchpad's creation fee (`_launchFee()`), sent with the create. */
   creationFee: bigint;
   /** Transactions one bundle holds; more wallets are split over several bundles. */
   maxTxsPerBundle: number;
+  /**
+   * The curve estimates price with; its `tradingFeeRate` is the launchpad's `_tradingFeeRate()`,
+   * which the create also charges on the creator's buy.
+   */
   curve: Omit<CurveState, "offers">;
 }
 
@@ -76,8 +80,10 @@ export const planLaunch = (input: LaunchPlanInput, costs: LaunchCosts): LaunchPl
   };
 
   const createGas = LAUNCH_GAS.create * gasPrice;
+  // The create sends launchFee + preSale + preSale × tradingFeeRate / 10000 (create guide §4).
+  const creatorBuyFee = preSaleFee(input.preSale, costs.curve.tradingFeeRate);
   const walletGas: bigint[] = [];
-  need(input.deployer, "deployer", costs.creationFee + input.preSale + createGas);
+  need(input.deployer, "deployer", costs.creationFee + input.preSale + creatorBuyFee + createGas);
   const wallets = input.wallets.map((wallet, i) => {
     const step = sequence.wallets[i];
     const buys = wallet.buyValue > 0n;
@@ -109,11 +115,19 @@ export const planLaunch = (input: LaunchPlanInput, costs: LaunchCosts): LaunchPl
   const gas = createGas + sum(walletGas) + tipGas;
   const tips = bundles * input.tip;
   const total =
-    bundleBuys + input.preSale + delayedBuy + tips + gas + costs.creationFee + input.launchFee;
+    bundleBuys +
+    input.preSale +
+    creatorBuyFee +
+    delayedBuy +
+    tips +
+    gas +
+    costs.creationFee +
+    input.launchFee;
   return {
     creator: {
       address: input.deployer,
       buyValue: formatEther(input.preSale),
+      buyFee: formatEther(creatorBuyFee),
       tokenAmount: sequence.creator.amount.toString(),
       sharePercent: sharePercent(sequence.creator.amount),
       creationFee: formatEther(costs.creationFee),
@@ -130,6 +144,7 @@ export const planLaunch = (input: LaunchPlanInput, costs: LaunchCosts): LaunchPl
     totals: {
       bundleBuys: formatEther(bundleBuys),
       creatorBuy: formatEther(input.preSale),
+      creatorBuyFee: formatEther(creatorBuyFee),
       delayedBuy: formatEther(delayedBuy),
       tips: formatEther(tips),
       gas: formatEther(gas),

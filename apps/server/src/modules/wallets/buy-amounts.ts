@@ -9,7 +9,7 @@ import {
 import type { CurveOutlook } from "@bundler/shared";
 import { type Address, parseEther } from "viem";
 import { BadRequestError } from "../../lib/errors.ts";
-import { quoteSequence, stepBuy } from "../launch/curve-sequence.ts";
+import { quoteSequence, stepBuy, stepCreatorBuy } from "../launch/curve-sequence.ts";
 
 export interface BuyRange {
   minBuyAmount: string;
@@ -111,7 +111,7 @@ export interface GenerateBuysParameters {
   addresses: readonly Address[];
   range: BuyRange;
   curve: Omit<CurveState, "offers">;
-  /** The creator's buy, which runs before every wallet's. */
+  /** The creator's buy (preSale), which runs before every wallet's, its fee on top. */
   creatorBuy: bigint;
   /** Held back from the bundle: it buys after everyone else. */
   sniper: Address | null;
@@ -135,7 +135,7 @@ export const generateBuys = (
     ...params.addresses.map((a, i) => ({ a, i })).filter(({ a }) => isSniper(a)),
   ];
   const values = new Map<number, bigint>();
-  let state = stepBuy(newCurve(params.curve), params.creatorBuy).state;
+  let state = stepCreatorBuy(params.curve, params.creatorBuy).state;
   for (const { i } of order) {
     const value = pickBuyValue(params.range, state, random);
     values.set(i, value);

@@ -102,6 +102,20 @@ describe("the pre-launch summary", () => {
     ]);
   });
 
+  it("shows the launchpad's fee on the creator buy as its own line of the totals", async () => {
+    const plan = planFixture();
+    planServer({
+      ...plan,
+      totals: { ...plan.totals, creatorBuy: "0.25", creatorBuyFee: "0.0025" },
+    });
+    renderInApp(<Summary />);
+    await screen.findByTestId("summary-total");
+
+    expect(
+      screen.getByText("Fee on the creator buy (sent with the create)").nextSibling?.textContent,
+    ).toBe("0.0025 BNB");
+  });
+
   it("marks the delayed sniper", async () => {
     const plan = planFixture();
     const [first, second] = plan.wallets;

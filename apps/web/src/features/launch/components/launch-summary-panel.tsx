@@ -73,6 +73,14 @@ function PlanTotals({ plan }: { plan: LaunchPlan }) {
   const lines: [string, string][] = [
     ["Bundle buys", totals.bundleBuys],
     ["Creator buy", totals.creatorBuy],
+    ...(isPositive(totals.creatorBuyFee)
+      ? [
+          ["Fee on the creator buy (sent with the create)", totals.creatorBuyFee] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ...(isPositive(totals.delayedBuy)
       ? [["Delayed buy", totals.delayedBuy] as [string, string]]
       : []),

@@ -120,6 +120,10 @@ export function TokenInfoSection({
           />
         </Field>
       </div>
+      <p className="text-xs text-faint" data-testid="fee-plan-note">
+        four.meme's anti-sniper fee mode stays off: it charges the most in a token's first blocks,
+        where this launch's own bundle buys land.
+      </p>
     </Section>
   );
 }

@@ -135,7 +135,7 @@ describe("a sell's slippage and route", () => {
 });
 
 describe("the progress dialog of a sell with a floor", () => {
-  it("shows each transaction's route and each sale's floor to 4 decimals", async () => {
+  it("shows each transaction's route and each sale's floor to 4 decimals, as what the wallet gets at least after the launchpad's fee", async () => {
     await loadPage();
     sold([
       sellTx(walletAddress(1), txHash(3), { kind: "approve", amount: "0" }),
@@ -152,9 +152,12 @@ describe("the progress dialog of a sell with a floor", () => {
     const rows = within(dialog() as HTMLElement).getAllByTestId("tx-row");
     expect(rows.map((row) => within(row).queryByTestId("tx-floor")?.textContent ?? null)).toEqual([
       null,
-      "floor 0.1235 BNB",
-      "floor 0.0000 BNB",
+      "gets at least 0.1235 BNB",
+      "gets at least 0.0000 BNB",
     ]);
+    expect(within(rows[1] as HTMLElement).getByTestId("tx-floor").title).toBe(
+      "The least this sale pays the wallet, after the launchpad's fee: it reverts rather than pay less",
+    );
     expect(rows.map((row) => within(row).getByTestId("tx-route").textContent)).toEqual([
       "via private bundle",
       "via private bundle",

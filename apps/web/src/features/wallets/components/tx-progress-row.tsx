@@ -49,9 +49,9 @@ export function TxProgressRow({
           <span
             className="text-dim"
             data-testid="tx-floor"
-            title="It reverts rather than fetch less"
+            title="The least this sale pays the wallet, after the launchpad's fee: it reverts rather than pay less"
           >
-            floor {formatBnb(row.minOut)} BNB
+            gets at least {formatBnb(row.minOut)} BNB
           </span>
         )}
         {row.route && (
