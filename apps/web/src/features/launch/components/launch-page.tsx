@@ -118,6 +118,8 @@ export function LaunchPage() {
               refreshing={funding.refreshing}
               onFund={(rows) => void actions.fund(rows)}
               onRefresh={funding.refresh}
+              stepOf={actions.faucetStepOf}
+              explorerUrl={config.data?.explorerUrl ?? null}
             />
           )}
           <MainActions
