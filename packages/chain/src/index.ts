@@ -31,6 +31,12 @@ export {
 export { getBnbPrice, MAX_PRICE_AGE_SECONDS, priceFromRound } from "./actions/getBnbPrice.ts";
 export { type GetLaunchFeeParameters, getLaunchFee } from "./actions/getLaunchFee.ts";
 export {
+  type GetSaleOutcomesReturnType,
+  getSaleOutcomes,
+  type SaleOutcome,
+  saleOutcomeOf,
+} from "./actions/getSaleOutcomes.ts";
+export {
   type GetSellableTokensParameters,
   type GetSellableTokensReturnType,
   getSellableTokens,

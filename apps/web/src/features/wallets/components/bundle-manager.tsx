@@ -110,6 +110,7 @@ export function BundleManager({
           windowTitle={actions.progress.windowTitle}
           rows={actions.progress.rows}
           bundles={actions.progress.bundles}
+          ticker={bundle.ticker}
           explorerUrl={explorerUrl}
           onClose={actions.closeProgress}
           onFinished={actions.onProgressFinished}

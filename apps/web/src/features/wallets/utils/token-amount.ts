@@ -40,13 +40,18 @@ export function sharePercent(units: bigint, total: bigint): number {
 export const formatPercent = (percent: number): string => `${percent.toFixed(4)}%`;
 
 /**
- * A token amount the server wrote for display ("1,234.567891234567891234") cut to at most 4
- * decimals, rounded down, as every amount in a dialog is (SPEC §9).
+ * A token amount the server wrote for display ("1,234.567891234567891234", "14,902,465.224")
+ * with exactly 4 decimals, rounded down: the way `formatTokens` writes the wallet table's, so a
+ * dialog and the table beside it read alike (SPEC §9).
  *
  * @example
  * tokensShown("1,234.567891"); // "1,234.5678"
+ * tokensShown("14,902,465.224"); // "14,902,465.2240"
  */
-export const tokensShown = (display: string): string => display.replace(/(\.\d{4})\d+$/, "$1");
+export const tokensShown = (display: string): string => {
+  const [whole = "0", fraction = ""] = display.split(".");
+  return `${whole}.${fraction.slice(0, SHOWN_DECIMALS).padEnd(SHOWN_DECIMALS, "0")}`;
+};
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
