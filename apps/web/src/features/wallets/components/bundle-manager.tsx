@@ -68,7 +68,7 @@ export function BundleManager({
           />
         </div>
         <div className="flex flex-col gap-4">
-          <BundleOverview balances={balances} ticker={bundle.ticker} />
+          <BundleOverview address={bundle.address} balances={balances} ticker={bundle.ticker} />
           <SellTokensPanel
             state={sellAmount}
             options={sellOptions}

@@ -25,6 +25,23 @@ export function formatTokens(units: bigint): string {
   return `${negative ? "-" : ""}${grouping.format(whole)}.${fraction}`;
 }
 
+/** From this many whole tokens on, a count's decimals are noise: it is written in whole tokens. */
+const WHOLE_FROM = 1_000n * UNIT;
+
+/**
+ * A count of tokens for a summary: whole tokens (rounded down) from 1,000 on, where decimals
+ * are noise; below, `formatTokens`' 4 decimals.
+ *
+ * @example
+ * formatTokenCount(89_691_053_227_700_000_000_000_000n); // "89,691,053"
+ * formatTokenCount(999_500_000_000_000_000_000n); // "999.5000"
+ */
+export function formatTokenCount(units: bigint): string {
+  const abs = units < 0n ? -units : units;
+  if (abs < WHOLE_FROM) return formatTokens(units);
+  return `${units < 0n ? "-" : ""}${grouping.format(abs / UNIT)}`;
+}
+
 /**
  * `units` as a percent of `total`, to 4 decimals (0 when there is no supply).
  *
