@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
@@ -129,7 +130,7 @@ export function BundleWalletsSection({
       </p>
       {wallets.length > 0 && (
         <div className="flex flex-wrap items-center gap-4 text-dim">
-          <span className="text-fg">{wallets.length} wallets loaded</span>
+          <span className="text-fg">{plural(wallets.length, "wallet")} loaded</span>
           <button type="button" className="hover:text-accent" onClick={onViewWallets}>
             [view wallets]
           </button>

@@ -1,4 +1,10 @@
-import type { emptyWalletsRoute, SellRoute, SellTransaction, TxStatusEntry } from "@bundler/shared";
+import {
+  type emptyWalletsRoute,
+  plural,
+  type SellRoute,
+  type SellTransaction,
+  type TxStatusEntry,
+} from "@bundler/shared";
 import type { RouteResponse } from "../../../lib/api-client.ts";
 import { toWei } from "../../../lib/bnb.ts";
 
@@ -118,7 +124,7 @@ export const progressSummary = (rows: readonly ProgressRow[]): string =>
  * were split over more than one bundle; null for one bundle (or none: public).
  */
 export const bundlesSummary = (bundles: number): string | null =>
-  bundles > 1 ? `Sent privately in ${bundles} bundles, for consecutive blocks.` : null;
+  bundles > 1 ? `Sent privately in ${plural(bundles, "bundle")}, for consecutive blocks.` : null;
 
 /** "120", "120 and 121", "120, 121 and 122". */
 const listed = (items: readonly string[]): string =>
