@@ -51,7 +51,7 @@ export function Menu() {
                 <Link
                   to={link.to}
                   aria-current={active ? "page" : undefined}
-                  className={active ? "text-accent" : "text-dim transition-colors hover:text-fg"}
+                  className={`whitespace-nowrap ${active ? "text-accent" : "text-dim transition-colors hover:text-fg"}`}
                 >
                   {link.label}
                 </Link>

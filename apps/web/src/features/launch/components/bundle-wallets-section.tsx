@@ -1,5 +1,5 @@
 import { plural } from "@bundler/shared";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -24,6 +24,7 @@ export function BundleWalletsSection({
   onRegenerateAmounts,
   regenerating,
   problem = null,
+  footer,
 }: {
   form: LaunchForm;
   set: SetField;
@@ -36,6 +37,8 @@ export function BundleWalletsSection({
   regenerating: boolean;
   /** A wallet the server refused: said here, and marked in the wallet list. */
   problem?: WalletProblem | null;
+  /** The page's main button while it is about these wallets (Generate Wallets or Amounts). */
+  footer?: ReactNode;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const unit = form.buyUnitPercent ? "%" : "BNB";
@@ -157,6 +160,7 @@ export function BundleWalletsSection({
           </button>
         </p>
       )}
+      {footer}
       {dialog === "import" && (
         <ImportWalletsModal onImport={onAddWallets} onClose={() => setDialog(null)} />
       )}

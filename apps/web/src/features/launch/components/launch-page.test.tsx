@@ -212,3 +212,16 @@ describe("funding the launch's addresses from the faucet on the create page", ()
     await waitFor(() => expect(stepOf(wallet)?.textContent).toBe("confirmed 0xabab…abab"));
   });
 });
+
+describe("the create page's main button", () => {
+  it("puts Generate Wallets in the Bundle Wallets section, by the wallets it fills", async () => {
+    server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+    );
+    renderInApp(<LaunchPage />, { route: "/create", authKey: KEY });
+
+    const section = await screen.findByRole("region", { name: "#Bundle Wallets" }, LOADED);
+    expect(within(section).getByRole("button", { name: "Generate Wallets" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: "Generate Wallets" })).toHaveLength(1);
+  });
+});
