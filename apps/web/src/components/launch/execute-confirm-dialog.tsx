@@ -89,17 +89,21 @@ function Shortfalls({
           ? "1 wallet does not hold enough BNB for this launch. Fund it first:"
           : `${plural(shortfalls.length, "wallet")} do not hold enough BNB for this launch. Fund them first:`}
       </p>
-      <ul className="max-h-48 overflow-y-auto text-xs">
+      <ul className="max-h-64 overflow-y-auto text-xs">
         {shortfalls.map(({ row, need }) => (
           <li
             key={row.address}
             data-address={row.address}
-            className="flex flex-wrap gap-x-2 border-t border-line py-1"
+            className="flex flex-col gap-0.5 border-t border-line py-1"
           >
-            <span className="text-faint">{row.role}</span>
-            <span className="min-w-0 flex-1 break-all text-dim">{row.address}</span>
-            <span className="text-bad">lacks {lacksShown(need)} BNB</span>
-            <FaucetStepText step={faucet.stepOf(row.address)} explorerUrl={explorerUrl} />
+            <span className="flex flex-wrap gap-x-2">
+              <span className="text-faint">{row.role}</span>
+              <span className="min-w-0 flex-1 break-all text-dim">{row.address}</span>
+            </span>
+            <span className="flex flex-wrap justify-between gap-x-3">
+              <span className="text-bad">lacks {lacksShown(need)} BNB</span>
+              <FaucetStepText step={faucet.stepOf(row.address)} explorerUrl={explorerUrl} />
+            </span>
           </li>
         ))}
       </ul>
