@@ -1,4 +1,4 @@
-import { txStatusRoute } from "@bundler/shared";
+import { MAX_TX_STATUS_HASHES, txStatusRoute } from "@bundler/shared";
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "../../../lib/api-client.ts";
 
@@ -17,10 +17,14 @@ export const getTxStatuses = async (txHashes: readonly string[], signal?: AbortS
 export const useTxStatuses = (hashes: readonly string[]) =>
   useQuery({
     queryKey: ["tx", "statuses", [...hashes].sort()] as const,
-    queryFn: async ({ signal }) =>
-      new Map(
-        (await getTxStatuses(hashes, signal)).map((entry) => [entry.hash.toLowerCase(), entry]),
-      ),
+    queryFn: async ({ signal }) => {
+      // One call answers at most MAX_TX_STATUS_HASHES: a long ladder's firings take a few.
+      const chunks: string[][] = [];
+      for (let i = 0; i < hashes.length; i += MAX_TX_STATUS_HASHES)
+        chunks.push(hashes.slice(i, i + MAX_TX_STATUS_HASHES));
+      const answers = await Promise.all(chunks.map((chunk) => getTxStatuses(chunk, signal)));
+      return new Map(answers.flat().map((entry) => [entry.hash.toLowerCase(), entry]));
+    },
     enabled: hashes.length > 0,
     refetchInterval: (query) =>
       !query.state.data || [...query.state.data.values()].some((e) => e.status === "pending")

@@ -59,15 +59,18 @@ function rulesServer({
     sniperGuard({ state: verb === "pause" ? "paused" : "cancelled" }),
   statusOf = (() => ({ status: "pending", reason: null })) as Parameters<typeof txStatusHandler>[0],
 } = {}) {
+  const statuses = txStatusHandler(statusOf);
   const state = {
     rules,
     created: [] as unknown[],
     updated: [] as Array<{ id: unknown; body: unknown }>,
     dryRuns: [] as unknown[],
     verbs: [] as string[],
+    /** The hashes of each transaction-status call. */
+    statusCalls: statuses.asked,
   };
   const handlers = [
-    txStatusHandler(statusOf).handler,
+    statuses.handler,
     http.get("/api/bundle/rules", () => HttpResponse.json({ success: true, rules: state.rules })),
     http.post("/api/bundle/rules/dry-run", async ({ request }) => {
       state.dryRuns.push(await request.json());
@@ -337,6 +340,14 @@ describe("the rules list", () => {
       ),
     );
     expect(row.cells[3]?.textContent).toBe("43");
+  });
+
+  it("asks for a long firing's statuses 200 hashes at a time, the most one call takes", async () => {
+    const hashes = Array.from({ length: 201 }, (_, n) => txHash(100 + n));
+    const fired = sniperGuard({ state: "fired", firings: [firing("42", hashes)] });
+    const state = await openRules(rulesServer({ rules: [fired] }));
+    await waitFor(() => expect(state.statusCalls.length).toBeGreaterThanOrEqual(2));
+    expect(state.statusCalls.slice(0, 2).map((call) => call.length)).toEqual([200, 1]);
   });
 
   it("says which of a firing's sales failed and why, beside what the others fetched", async () => {
