@@ -11,7 +11,7 @@ describe("a payment left unpaid", () => {
     await page.goto(`${server.url}/drafts`);
     await page
       .locator(`[data-draft-id="${id}"]`)
-      .getByRole("button", { name: "Pay", exact: true })
+      .getByRole("button", { name: "Pay Now", exact: true })
       .click();
     const dialog = page.getByTestId("payment-dialog");
     const countdown = dialog.getByTestId("payment-countdown");

@@ -87,7 +87,7 @@ describe("the drafts page", () => {
 
     await page.goto(`${server.url}/drafts`);
     const card = page.locator(`[data-draft-id="${id}"]`);
-    await card.getByRole("button", { name: "Pay", exact: true }).click();
+    await card.getByRole("button", { name: "Pay Now", exact: true }).click();
     const dialog = page.getByTestId("payment-dialog");
     await dialog.getByTestId("payment-countdown").waitFor();
     await dialog.getByRole("button", { name: "[close]", exact: true }).click();
@@ -105,7 +105,7 @@ describe("the drafts page", () => {
     await page.getByText("Payment cancelled").waitFor();
     await page.locator(`[data-draft-id="${id}"][data-status="draft"]`).waitFor();
     expect(await card.getByTestId("draft-status").textContent()).toBe("Draft");
-    await card.getByRole("button", { name: "Pay", exact: true }).waitFor();
+    await card.getByRole("button", { name: "Pay Now", exact: true }).waitFor();
   });
 
   test("shows a launched draft as Launched, with the token it created", async ({

@@ -28,7 +28,7 @@ const importOneWallet = async (page: Page) => {
   await button(page, "[import keys]").click();
   await page.getByLabel("Private keys").fill(generatePrivateKey());
   await button(page, "Import").click();
-  await page.getByText("1 wallets loaded").waitFor();
+  await page.getByText("1 wallet loaded").waitFor();
 };
 
 describe("the create page's validation", () => {
@@ -101,7 +101,7 @@ describe("the create page's validation", () => {
     await shows(page, "Invalid format: Must match either Wagyu or simple format");
     await upload(page, file, "keys.json", "application/json", '["0x1234"]');
     await shows(page, "No valid private keys entered");
-    await page.getByText("wallets loaded").waitFor({ state: "detached" });
+    await page.getByText(/wallets? loaded/).waitFor({ state: "detached" });
     // The import's own toast must not be mistaken for the upload's.
     await page.getByText("No valid private keys entered").waitFor({ state: "detached" });
 

@@ -35,6 +35,12 @@ export {
   getLaunchFees,
 } from "./actions/getLaunchFees.ts";
 export {
+  type GetSaleOutcomesReturnType,
+  getSaleOutcomes,
+  type SaleOutcome,
+  saleOutcomeOf,
+} from "./actions/getSaleOutcomes.ts";
+export {
   type GetSellableTokensParameters,
   type GetSellableTokensReturnType,
   getSellableTokens,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bnbWords, formatWeiAsBnb, tokenWords } from "./format.ts";
+import { bnbWords, formatWeiAsBnb, formatWeiAsBnbUp, plural, tokenWords } from "./format.ts";
 
 const ETHER = 10n ** 18n;
 
@@ -25,5 +25,20 @@ describe("amounts shown to users", () => {
     expect(tokenWords(1_500_000_000_000_000_000n)).toBe("1.5");
     expect(tokenWords(99_999_999_999_999n)).toBe("0");
     expect(tokenWords(0n)).toBe("0");
+  });
+
+  it("rounds an amount to hold up to the next 0.0001 BNB, never down", () => {
+    expect(formatWeiAsBnbUp(23_020_000_000_000_000n)).toBe("0.0231");
+    expect(formatWeiAsBnbUp(23_000_000_000_000_000n)).toBe("0.0230");
+    expect(formatWeiAsBnbUp(1n)).toBe("0.0001");
+    expect(formatWeiAsBnbUp(0n)).toBe("0.0000");
+  });
+
+  it("says one of a thing in the singular and any other count in the plural", () => {
+    expect(plural(1, "action")).toBe("1 action");
+    expect(plural(0, "action")).toBe("0 actions");
+    expect(plural(25, "action")).toBe("25 actions");
+    expect(plural(1234, "wallet")).toBe("1,234 wallets");
+    expect(plural(2, "key", "keys")).toBe("2 keys");
   });
 });

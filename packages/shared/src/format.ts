@@ -61,3 +61,30 @@ export function tokenWords(units: bigint): string {
   const whole = group(scaled / DISPLAY_SCALE);
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }
+
+/**
+ * Wei as BNB with exactly 4 decimals, rounded up: for what an address must hold or lacks,
+ * which is never shown as less than it is.
+ *
+ * @example
+ * formatWeiAsBnbUp(23_020_000_000_000_000n) // "0.0231"
+ * formatWeiAsBnbUp(23_000_000_000_000_000n) // "0.0230"
+ */
+export function formatWeiAsBnbUp(wei: bigint): string {
+  if (wei <= 0n) return formatWeiAsBnb(wei);
+  const units = (wei + DISPLAY_UNIT - 1n) / DISPLAY_UNIT;
+  return formatWeiAsBnb(units * DISPLAY_UNIT);
+}
+
+/**
+ * A count with its noun in the right number: the one way the app says "1 wallet" and
+ * "2 wallets". `many` is for nouns whose plural is not the singular plus "s".
+ *
+ * @example
+ * plural(1, "action") // "1 action"
+ * plural(3, "action") // "3 actions"
+ * plural(2, "key", "keys") // "2 keys"
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+}

@@ -25,5 +25,6 @@ export * from "./constants.ts";
 export * from "./errors.ts";
 export * from "./format.ts";
 export * from "./launch-checks.ts";
+export * from "./launch-funding.ts";
 export * from "./routes.ts";
 export * from "./socket.ts";

@@ -2,9 +2,11 @@ import {
   type GetTokenHoldingsParameters,
   type GetTokenHoldingsReturnType,
   getBalances,
+  getSaleOutcomes,
   getTokenHoldings,
   getTxStatuses,
   rpcBatch,
+  type SaleOutcome,
   type TxStatus,
 } from "@bundler/chain";
 import type { Address, Hex } from "viem";
@@ -62,4 +64,15 @@ export const txKnown = (chain: ChainContext, hashes: readonly Hex[]): Promise<bo
           keys.map((hash) => ({ method: "eth_getTransactionByHash", params: [hash] })),
         )
       ).map((answer) => Boolean(answer.result)),
+  );
+
+/** What each mined transaction sold and fetched (getSaleOutcomes), shared per block and batched. */
+export const saleOutcomes = (
+  chain: ChainContext,
+  hashes: readonly Hex[],
+): Promise<Array<SaleOutcome | null>> =>
+  chain.reads.many(
+    "sale",
+    hashes.map((hash) => hash.toLowerCase()),
+    (keys) => getSaleOutcomes(chain.rpcUrl, { hashes: keys as Hex[] }),
   );

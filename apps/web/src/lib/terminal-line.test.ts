@@ -40,12 +40,22 @@ describe("toLineSegments", () => {
     expect(toLineSegments(HASH, null)).toEqual([{ kind: "tx", text: HASH, href: `/tx/${HASH}` }]);
   });
 
-  it("ignores addresses and longer hex runs", () => {
-    const address = `0x${"1".repeat(40)}`;
+  it("writes an address checksummed, linked to its page, whatever case the line used", () => {
+    const address = "0x9aa694244134a23d48408760eec690c53cdaf4b0";
+    const checksummed = "0x9Aa694244134a23D48408760eEc690c53CDaF4B0";
     expect(toLineSegments(`token ${address}`, "https://x")).toEqual([
-      { kind: "text", text: `token ${address}` },
+      { kind: "text", text: "token " },
+      { kind: "address", text: checksummed, href: `https://x/address/${checksummed}` },
     ]);
+    expect(toLineSegments(address, null)).toEqual([
+      { kind: "address", text: checksummed, href: `/address/${checksummed}` },
+    ]);
+  });
+
+  it("ignores longer hex runs", () => {
     expect(toLineSegments(`${HASH}00`, "https://x")).toEqual([{ kind: "text", text: `${HASH}00` }]);
+    const long = `0x${"1".repeat(41)}`;
+    expect(toLineSegments(long, "https://x")).toEqual([{ kind: "text", text: long }]);
   });
 
   it("does not relink a hash inside a URL", () => {

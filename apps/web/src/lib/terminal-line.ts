@@ -1,4 +1,6 @@
 /** Live log lines (launch terminal, dispersal log): colors, links and timestamps. */
+import { getAddress } from "viem";
+import { explorerAddressUrl } from "./explorer-links.ts";
 
 export type LineTone = "success" | "error" | "passed" | "plain";
 
@@ -14,10 +16,14 @@ export type LineSegment =
   | { kind: "text"; text: string }
   | { kind: "url"; text: string; href: string }
   /** A transaction hash: `href` is its explorer page, or the app's own transaction page. */
-  | { kind: "tx"; text: string; href: string };
+  | { kind: "tx"; text: string; href: string }
+  /** An address, checksummed as every screen writes it: `href` is its explorer or app page. */
+  | { kind: "address"; text: string; href: string };
 
-// A URL, or a 0x hash of exactly 64 hex digits (not part of a longer hex run).
-const TOKEN_PATTERN = /(https?:\/\/[^\s<>"']+)|(?<![0-9a-zA-Z])(0x[0-9a-fA-F]{64})(?![0-9a-zA-Z])/g;
+// A URL, a 0x hash of exactly 64 hex digits, or an address of exactly 40 (neither part of a
+// longer hex run).
+const TOKEN_PATTERN =
+  /(https?:\/\/[^\s<>"']+)|(?<![0-9a-zA-Z])(0x[0-9a-fA-F]{64})(?![0-9a-zA-Z])|(?<![0-9a-zA-Z])(0x[0-9a-fA-F]{40})(?![0-9a-zA-Z])/g;
 // Sentence punctuation right after a URL belongs to the sentence, not the link.
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
 
@@ -31,7 +37,8 @@ export function explorerTxUrl(explorerUrl: string | null | undefined, hash: stri
 }
 
 /**
- * Splits a terminal line into text, links and transaction hashes.
+ * Splits a terminal line into text, links, transaction hashes and addresses (checksummed, as
+ * every other screen writes them, whatever case the server's line used).
  *
  * @example
  * toLineSegments("tx 0xab…(64 hex)", "https://bscscan.com");
@@ -49,7 +56,7 @@ export function toLineSegments(message: string, explorerUrl: string | null): Lin
   for (const match of message.matchAll(TOKEN_PATTERN)) {
     const index = match.index ?? 0;
     pushText(message.slice(cursor, index));
-    const [, url, hash] = match;
+    const [, url, hash, address] = match;
     if (url) {
       const trailing = url.match(TRAILING_PUNCTUATION)?.[0] ?? "";
       const href = url.slice(0, url.length - trailing.length);
@@ -57,6 +64,13 @@ export function toLineSegments(message: string, explorerUrl: string | null): Lin
       pushText(trailing);
     } else if (hash) {
       segments.push({ kind: "tx", text: hash, href: explorerTxUrl(explorerUrl, hash) });
+    } else if (address) {
+      const checksummed = getAddress(address.toLowerCase());
+      segments.push({
+        kind: "address",
+        text: checksummed,
+        href: explorerAddressUrl(explorerUrl, checksummed),
+      });
     }
     cursor = index + match[0].length;
   }

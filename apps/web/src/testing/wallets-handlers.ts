@@ -118,7 +118,11 @@ export const txHash = (n: number) => `0x${String(n).padStart(64, "0")}`;
  * the hashes of every call.
  */
 export function txStatusHandler(
-  statusOf: (hash: string, call: number) => Pick<TxStatusEntry, "status" | "reason">,
+  statusOf: (
+    hash: string,
+    call: number,
+  ) => Pick<TxStatusEntry, "status" | "reason"> &
+    Partial<Pick<TxStatusEntry, "blockNumber" | "sale">>,
 ) {
   const asked: string[][] = [];
   const handler = http.post("/api/bundle/tx/status", async ({ request }) => {

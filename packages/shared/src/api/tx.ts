@@ -35,6 +35,14 @@ export const txStatusRoute = defineRoute({
         blockNumber: z.string().nullable(),
         /** Why a failed transaction reverted, in words. */
         reason: z.string().nullable(),
+        /**
+         * What a mined sale sold (tokens, smallest units) and what its seller received (BNB,
+         * after the trading fee); null for any other transaction, or one not mined yet.
+         */
+        sale: z
+          .object({ tokens: z.string().regex(/^\d+$/), bnb: bnbValueSchema })
+          .nullable()
+          .optional(),
       }),
     ),
   }),

@@ -1,5 +1,10 @@
-import type { AutosellCondition, AutosellReading, AutosellTrigger } from "@bundler/shared";
-import { bnbWords } from "@bundler/shared";
+import {
+  type AutosellCondition,
+  type AutosellReading,
+  type AutosellTrigger,
+  bnbWords,
+  plural,
+} from "@bundler/shared";
 import { formatEther } from "viem";
 import type { ReadProblem } from "./autosell-problems.ts";
 
@@ -185,7 +190,7 @@ export const readCondition = (
       const span =
         condition.withinBlocks === undefined
           ? "since launch"
-          : `in the last ${condition.withinBlocks} blocks`;
+          : `in the last ${plural(condition.withinBlocks, "block")}`;
       return {
         type,
         text: `outside buys ${bnbWords(net)} net ${span}, of ${condition.atLeastBnb} BNB`,

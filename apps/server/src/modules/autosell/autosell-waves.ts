@@ -1,5 +1,5 @@
 import { prepareSells } from "@bundler/chain";
-import { AUTOSELL_WAVE_ATTEMPTS } from "@bundler/shared";
+import { AUTOSELL_WAVE_ATTEMPTS, plural } from "@bundler/shared";
 import { type Address, getAddress, parseEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
@@ -89,13 +89,13 @@ export class AutosellWaves {
       attempts,
       state: gaveUp ? "failed" : "selling",
       error: gaveUp
-        ? `Gave up after ${attempts} attempts (the last at block ${head}): ${reason}`
+        ? `Gave up after ${plural(attempts, "attempt")} (the last at block ${head}): ${reason}`
         : `block ${head}: ${reason}; trying again next block (attempt ${attempts} of ${AUTOSELL_WAVE_ATTEMPTS})`,
     });
     if (gaveUp)
       this.emit(
         firing.ownerId,
-        `Auto-sell rule ${firing.ruleId.slice(0, 8)} gave up selling after ${attempts} attempts: ${reason}`,
+        `Auto-sell rule ${firing.ruleId.slice(0, 8)} gave up selling after ${plural(attempts, "attempt")}: ${reason}`,
       );
   }
 
@@ -160,7 +160,7 @@ export class AutosellWaves {
           firing,
           head,
           transactions,
-          `${held.length} of ${wallets.length} wallets had another sale in flight`,
+          `${held.length} of ${plural(wallets.length, "wallet")} had another sale in flight`,
           false,
         );
         return;
@@ -186,7 +186,7 @@ export class AutosellWaves {
       this.emit(
         firing.ownerId,
         transactions.length > 0
-          ? `Auto-sell rule ${firing.ruleId.slice(0, 8)}: ${transactions.length} transactions sent${error ? `; ${error}` : ""}`
+          ? `Auto-sell rule ${firing.ruleId.slice(0, 8)}: ${plural(transactions.length, "transaction")} sent${error ? `; ${error}` : ""}`
           : `Auto-sell rule ${firing.ruleId.slice(0, 8)} sold nothing: ${error ?? "no wallet had tokens"}`,
       );
   }

@@ -5,6 +5,7 @@ import {
   type AutosellTrigger,
   formatWeiAsBnb,
   percentBps,
+  plural,
   tokenWords,
 } from "@bundler/shared";
 import { type Address, formatEther, formatUnits, getAddress } from "viem";
@@ -218,7 +219,7 @@ export class AutosellEngine implements AutosellPreview {
     const met = reading.conditions.filter((c) => c.met && (c.tier ?? tier) === tier);
     this.emit(
       rule.ownerId,
-      `Auto-sell rule ${rule.id.slice(0, 8)}${tiers > 1 ? ` tier ${tier + 1}` : ""} fired at block ${block} (${met.map((c) => c.text).join("; ")}): selling ${percent}% of ${wallets.length} wallets`,
+      `Auto-sell rule ${rule.id.slice(0, 8)}${tiers > 1 ? ` tier ${tier + 1}` : ""} fired at block ${block} (${met.map((c) => c.text).join("; ")}): selling ${percent}% of ${plural(wallets.length, "wallet")}`,
     );
   }
 

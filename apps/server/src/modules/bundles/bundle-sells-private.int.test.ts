@@ -132,6 +132,28 @@ describe("POST /api/bundle/wallets/sell, route bundle (the default)", () => {
       expect(await tokenBalance(testChain, bundle.token, wallet)).toBe(0n);
   });
 
+  it("answers each landed sale's tokens sold and BNB received on /bundle/tx/status, and nothing of the kind for its approval", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    const held = await tokenBalance(testChain, bundle.token, wallet);
+    const { body } = await sell(bundle.token, [wallet]);
+    const txs = body.transactions as SellTransaction[];
+    const hashes = txs.map((t) => t.hash as Hex);
+    for (const hash of hashes)
+      await client().waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    await app.transactions?.reconcile();
+
+    const { body: answer } = await call("POST", "/api/bundle/tx/status", { txHashes: hashes });
+    const [approval, sale] = answer.statuses as TxStatusEntry[];
+    expect(approval?.sale ?? null).toBeNull();
+    expect(sale?.status).toBe("success");
+    expect(sale?.sale?.tokens).toBe(held.toString());
+    // Nobody traded in between: the sale fetched what its simulation said, above its floor.
+    const fetched = parseEther(sale?.sale?.bnb ?? "0");
+    expect(fetched).toBe(parseEther(txs[1]?.expectedOut ?? "-1"));
+    expect(fetched).toBeGreaterThan(parseEther(txs[1]?.minOut ?? "0"));
+  });
+
   it("says each sale's floor as what the wallet gets at least: the gross curve quote less the slippage, signed as minFunds (trade-guide §4.2), less the launchpad's fee on it", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const { body } = await sell(bundle.token, [bundle.wallets[0]?.address as Address], {

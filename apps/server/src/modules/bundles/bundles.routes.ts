@@ -2,6 +2,7 @@ import {
   bundleBalancesRoute,
   emptyWalletsRoute,
   listBundlesRoute,
+  plural,
   sellDeveloperRoute,
   sellWalletsRoute,
 } from "@bundler/shared";
@@ -32,7 +33,7 @@ export const bundlesRoutes =
         const read = await manager.bundles.balances(requireUser(request).id, request.query.address);
         return {
           success: true as const,
-          message: `Balances of ${read.balances.length} wallets`,
+          message: `Balances of ${plural(read.balances.length, "wallet")}`,
           ...read,
         };
       },

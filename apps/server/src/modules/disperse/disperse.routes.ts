@@ -4,6 +4,7 @@ import {
   dispersalLogRoute,
   dispersalStatusRoute,
   listDispersalsRoute,
+  plural,
 } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { requireUser } from "../../lib/access.ts";
@@ -22,7 +23,7 @@ export const disperseRoutes =
         const dispersal = await dispersals.create(requireUser(request).id, request.body);
         return {
           success: true as const,
-          message: `Send ${dispersal.amount} BNB to ${dispersal.receiver} within ${dispersal.expiresIn} minutes`,
+          message: `Send ${dispersal.amount} BNB to ${dispersal.receiver} within ${plural(dispersal.expiresIn, "minute")}`,
           ...dispersal,
         };
       },

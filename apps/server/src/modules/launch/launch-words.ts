@@ -1,14 +1,8 @@
 import { ChainError, FourMemeError, InsufficientFundsError } from "@bundler/chain";
-import { type Address, formatEther, parseEther } from "viem";
+import { formatWeiAsBnbUp } from "@bundler/shared";
+import { type Address, parseEther } from "viem";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import { describeFourMemeError } from "./create-args.ts";
-
-/** Wei as BNB to 4 decimals, rounded up: a shortfall is never shown smaller than it is. */
-const bnbUp = (wei: bigint): string => {
-  const unit = 10n ** 14n;
-  const [whole, fraction = ""] = formatEther(((wei + unit - 1n) / unit) * unit).split(".");
-  return `${whole}.${fraction.padEnd(4, "0")}`;
-};
 
 /**
  * Every wallet the balance check found short, with what it lacks in BNB to 4 decimals (rounded
@@ -17,7 +11,7 @@ const bnbUp = (wei: bigint): string => {
  */
 export const shortfallWords = (error: InsufficientFundsError): string => {
   const needs = error.shortfalls.map(
-    (s) => `wallet ${s.address} needs ${bnbUp(s.shortfall)} BNB more`,
+    (s) => `wallet ${s.address} needs ${formatWeiAsBnbUp(s.shortfall)} BNB more`,
   );
   return needs.length === 1
     ? `insufficient balance: ${needs[0]}`

@@ -15,7 +15,7 @@ import {
 } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { NotFoundError } from "../../lib/errors.ts";
-import { txKnown, txStatuses } from "../../lib/shared-reads.ts";
+import { saleOutcomes, txKnown, txStatuses } from "../../lib/shared-reads.ts";
 import type { TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 
@@ -29,10 +29,15 @@ export const FINAL_DEPTH = 2n;
 
 const finalKey = (hash: string) => `tx-status:${hash.toLowerCase()}`;
 
-/** Keeps every mined or reverted answer whose block is FINAL_DEPTH below the head. */
+/**
+ * Keeps every mined or reverted answer whose block is FINAL_DEPTH below the head (a mined one
+ * only once its sale, or that it is none, was read).
+ */
 const keepFinal = async (chain: ChainContext, entries: Iterable<TxStatusEntry>) => {
   const done = [...entries].filter(
-    (e) => (e.status === "success" || e.status === "failed") && e.blockNumber !== null,
+    (e) =>
+      ((e.status === "success" && e.sale !== undefined) || e.status === "failed") &&
+      e.blockNumber !== null,
   );
   if (done.length === 0) return;
   const head = await chain.reads.head().catch(() => null);
@@ -55,8 +60,9 @@ export class TxService {
   ) {}
 
   /**
-   * At most one database read and two RPC round trips, whatever the number of hashes; none for
-   * a hash whose outcome is final (mined or reverted, FINAL_DEPTH blocks below the head), which
+   * At most one database read and three RPC round trips, whatever the number of hashes (the
+   * third reads the receipts of the mined ones, for what a sale sold and fetched); none for a
+   * hash whose outcome is final (mined or reverted, FINAL_DEPTH blocks below the head), which
    * is kept for good. Chain reads are shared per block with other callers (`chain.reads`).
    */
   async statuses(hashes: Hex[]): Promise<TxStatusEntry[]> {
@@ -98,6 +104,7 @@ export class TxService {
       new Set(hashes.filter((hash) => recordOf(hash)).map((hash) => hash.toLowerCase())),
     );
     for (const [hash, entry] of onChain) answers.set(hash, entry);
+    await withSales(chain, answers);
     await keepFinal(chain, answers.values());
     return answers;
   }
@@ -207,6 +214,29 @@ export class TxService {
     };
   }
 }
+
+/**
+ * Adds to each mined answer what it sold and fetched (null: not a sale); a failed read leaves
+ * it out (undefined), so the answer is not kept and the next poll reads it again.
+ */
+const withSales = async (chain: ChainContext, answers: Map<string, TxStatusEntry>) => {
+  const mined = [...answers.entries()].filter(([, entry]) => entry.status === "success");
+  for (const [hash, entry] of answers)
+    if (entry.status !== "success") answers.set(hash, { ...entry, sale: null });
+  if (mined.length === 0) return;
+  const outcomes = await saleOutcomes(
+    chain,
+    mined.map(([hash]) => hash as Hex),
+  ).catch(() => null);
+  if (!outcomes) return;
+  mined.forEach(([hash, entry], i) => {
+    const outcome = outcomes[i];
+    answers.set(hash, {
+      ...entry,
+      sale: outcome ? { tokens: outcome.tokens.toString(), bnb: formatEther(outcome.bnb) } : null,
+    });
+  });
+};
 
 /** A final record's status (the manager's word is the answer); null while it is open. */
 const fromRecord = (hash: string, row: TxRow): TxStatusEntry | null => {

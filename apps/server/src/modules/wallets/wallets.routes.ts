@@ -2,6 +2,7 @@ import {
   generateAmountsRoute,
   generateWalletsRoute,
   importWalletsRoute,
+  plural,
   walletBalancesRoute,
 } from "@bundler/shared";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -26,7 +27,7 @@ export const walletsRoutes =
         );
         return {
           success: true as const,
-          message: `Generated ${walletCount} wallet${walletCount === 1 ? "" : "s"}`,
+          message: `Generated ${plural(walletCount, "wallet")}`,
           ...result,
         };
       },
@@ -72,7 +73,7 @@ export const walletsRoutes =
         const imported = wallets.importKeys(request.body.privateKeys);
         return {
           success: true as const,
-          message: `Imported ${imported.length} wallet${imported.length === 1 ? "" : "s"}`,
+          message: `Imported ${plural(imported.length, "wallet")}`,
           wallets: imported,
         };
       },

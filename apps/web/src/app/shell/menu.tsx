@@ -42,7 +42,7 @@ export function Menu() {
         </button>
         <ul
           id={listId}
-          className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-line pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-5 md:border-0 md:pt-0`}
+          className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-line pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:flex-wrap md:items-center md:gap-x-3 md:gap-y-1 md:border-0 md:pt-0 2xl:gap-x-5`}
         >
           {links.map((link) => {
             const active = isMenuLinkActive(pathname, link.to);
@@ -51,7 +51,7 @@ export function Menu() {
                 <Link
                   to={link.to}
                   aria-current={active ? "page" : undefined}
-                  className={active ? "text-accent" : "text-dim transition-colors hover:text-fg"}
+                  className={`whitespace-nowrap ${active ? "text-accent" : "text-dim transition-colors hover:text-fg"}`}
                 >
                   {link.label}
                 </Link>
@@ -68,9 +68,7 @@ export function Menu() {
                     <Link
                       to={link.to}
                       aria-current={active ? "page" : undefined}
-                      className={
-                        active ? "text-accent" : "text-dim transition-colors hover:text-fg"
-                      }
+                      className={`whitespace-nowrap ${active ? "text-accent" : "text-dim transition-colors hover:text-fg"}`}
                     >
                       {link.label}
                     </Link>

@@ -1,4 +1,5 @@
 import { screen, within } from "@testing-library/react";
+import { getAddress } from "viem";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { draftFixture } from "../../testing/fixtures.ts";
 import { advance, renderInApp, toastTexts } from "../../testing/render.tsx";
@@ -40,6 +41,18 @@ describe("BundleTerminal", () => {
     expect(lines()[0]).toContain("12:34:56");
     expect(lines()[0]).toContain("Launching Moon Cat (MCAT)...");
     expect(lines()[1]).toContain("PASSED checks");
+  });
+
+  it("writes every address in a line checksummed, linked to its page, as other screens do", () => {
+    renderTerminal();
+    const wallet = "0x9aa694244134a23d48408760eec690c53cdaf4b0";
+    say(`SUCCESS buy by wallet ${wallet}: 0x${"ab".repeat(32)}`);
+
+    const [line] = screen.getAllByTestId("terminal-line");
+    expect(line?.textContent).toContain(`buy by wallet ${getAddress(wallet)}:`);
+    expect(line?.textContent).not.toContain(wallet);
+    const link = within(line as HTMLElement).getByRole("link", { name: getAddress(wallet) });
+    expect(link.getAttribute("href")).toBe(`/address/${getAddress(wallet)}`);
   });
 
   it("asks for a list refresh 10 seconds after the success line", async () => {

@@ -2,9 +2,10 @@ import type { LaunchPlan } from "@bundler/shared";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it, vi } from "vitest";
-import { draftFixture, planFixture } from "../../testing/fixtures.ts";
+import { BUNDLER_WALLETS_KEY } from "../../lib/bundler-wallets.ts";
+import { draftFixture, LOCAL_CONFIG, planFixture } from "../../testing/fixtures.ts";
 import { server } from "../../testing/msw-server.ts";
-import { renderInApp } from "../../testing/render.tsx";
+import { LocationProbe, renderInApp } from "../../testing/render.tsx";
 import { ExecuteConfirmDialog } from "./execute-confirm-dialog.tsx";
 
 const draft = draftFixture({ status: "paid" });
@@ -22,6 +23,7 @@ function summaryServer(
   ),
 ) {
   server.use(
+    http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
     http.get(SUMMARY_PATH, async () => {
       await answer;
       return HttpResponse.json({ success: true, plan });
@@ -39,9 +41,41 @@ function summaryServer(
 
 const renderDialog = () => {
   const onConfirm = vi.fn();
-  renderInApp(<ExecuteConfirmDialog draft={draft} onConfirm={onConfirm} onCancel={() => {}} />);
-  return { onConfirm };
+  const onCancel = vi.fn();
+  renderInApp(
+    <>
+      <ExecuteConfirmDialog draft={draft} onConfirm={onConfirm} onCancel={onCancel} />
+      <LocationProbe />
+    </>,
+  );
+  return { onConfirm, onCancel };
 };
+
+const SHORT_A = "0x2222222222222222222222222222222222222222";
+const SHORT_B = "0x3333333333333333333333333333333333333333";
+
+/** The local chain's faucet: each payment waits for `release`, then adds to `balances`. */
+function faucetServer(balances: Record<string, string>) {
+  const paid: Array<{ address: string; amount: string }> = [];
+  const waiting: Array<() => void> = [];
+  server.use(
+    http.get("/api/config", () =>
+      HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, faucet: true } }),
+    ),
+    http.post("/api/dev/faucet", async ({ request }) => {
+      const body = (await request.json()) as { address: string; amount: string };
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      paid.push(body);
+      balances[body.address] = String(Number(balances[body.address] ?? "0") + Number(body.amount));
+      return HttpResponse.json({
+        success: true,
+        hash: `0x${"ab".repeat(32)}`,
+        amount: body.amount,
+      });
+    }),
+  );
+  return { paid, release: () => waiting.shift()?.() };
+}
 
 describe("the execute confirmation", () => {
   it("asks in the spec's words", () => {
@@ -90,6 +124,7 @@ describe("the execute confirmation", () => {
 
   it("shows the server's reason when the summary fails", async () => {
     server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
       http.get(SUMMARY_PATH, () =>
         HttpResponse.json({ success: false, error: "No chain is configured" }, { status: 503 }),
       ),
@@ -101,6 +136,7 @@ describe("the execute confirmation", () => {
 
   it("still lets the launch be confirmed when the summary fails", async () => {
     server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
       http.get(SUMMARY_PATH, () =>
         HttpResponse.json({ success: false, error: "No chain is configured" }, { status: 503 }),
       ),
@@ -144,5 +180,70 @@ describe("the execute confirmation", () => {
     expect(screen.queryByTestId("execute-shortfalls")).toBeNull();
     fireEvent.click(launch);
     expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("funding from the execute confirmation", () => {
+  it("offers [fund all] on the local chain, shows each payment in its row and lets the launch go once funded", async () => {
+    const balances: Record<string, string> = { [SHORT_A]: "0.01", [SHORT_B]: "0" };
+    summaryServer(planFixture(), Promise.resolve(), balances);
+    const faucet = faucetServer(balances);
+    const { onConfirm } = renderDialog();
+    const short = await screen.findByTestId("execute-shortfalls");
+
+    fireEvent.click(await within(short).findByRole("button", { name: "[fund all]" }));
+    const stepOf = (address: string) =>
+      short.querySelector(`[data-address="${address}"] [data-testid='faucet-step']`);
+    await waitFor(() => expect(stepOf(SHORT_A)?.textContent?.trim()).toBe("sending..."));
+    expect(stepOf(SHORT_B)?.textContent).toBe("queued");
+    faucet.release();
+    await waitFor(() => expect(stepOf(SHORT_A)?.textContent).toBe("confirmed 0xabab…abab"));
+    faucet.release();
+
+    // What each lacked plus 0.01 BNB to spare; then the balances are read again.
+    await waitFor(() => expect(screen.queryByTestId("execute-shortfalls")).toBeNull());
+    expect(faucet.paid).toEqual([
+      { address: SHORT_A, amount: "0.0103" },
+      { address: SHORT_B, amount: "0.0303" },
+    ]);
+    const launch = screen.getByRole("button", { name: "[launch]" }) as HTMLButtonElement;
+    await waitFor(() => expect(launch.disabled).toBe(false));
+    fireEvent.click(launch);
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it("offers no faucet where the chain has none", async () => {
+    summaryServer(planFixture(), Promise.resolve(), {});
+    renderDialog();
+    const short = await screen.findByTestId("execute-shortfalls");
+
+    expect(within(short).queryByRole("button", { name: "[fund all]" })).toBeNull();
+  });
+
+  it("hands the short wallets to the disperser with what each lacks", async () => {
+    localStorage.removeItem(BUNDLER_WALLETS_KEY);
+    summaryServer(planFixture(), Promise.resolve(), { [SHORT_A]: "0.01" });
+    const { onCancel } = renderDialog();
+    const short = await screen.findByTestId("execute-shortfalls");
+
+    fireEvent.click(within(short).getByRole("button", { name: "[fund with disperser]" }));
+    expect(JSON.parse(localStorage.getItem(BUNDLER_WALLETS_KEY) ?? "[]")).toEqual([
+      { address: SHORT_A, buyValue: "0.0003" },
+      { address: SHORT_B, buyValue: "0.0203" },
+    ]);
+    expect(screen.getByTestId("location").textContent).toBe("/disperser?autoImport=true");
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the execute confirmation's cost", () => {
+  it("leaves the launch fee already paid out of the total, and says so on its own line", async () => {
+    const plan = planFixture();
+    summaryServer({ ...plan, totals: { ...plan.totals, launchFeePaid: true } });
+    renderDialog();
+
+    expect((await screen.findByTestId("execute-total")).textContent).toBe("0.0386 BNB");
+    expect(screen.getByTestId("execute-total-label").textContent).toBe("Still to spend");
+    expect(screen.getByTestId("execute-launch-fee").textContent).toBe("0.5000 BNB, paid");
   });
 });

@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { type FormEvent, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
@@ -34,7 +35,7 @@ export function BackupPanel({ accessKey }: { accessKey: string }) {
       setPassphrase("");
       setRepeated("");
       toast.success(
-        `Backup downloaded: your access key and ${keys.length} wallet ${keys.length === 1 ? "key" : "keys"}, encrypted with your passphrase.`,
+        `Backup downloaded: your access key and ${plural(keys.length, "wallet key")}, encrypted with your passphrase.`,
       );
     } catch (error) {
       if (!(error instanceof ApiError)) console.error(error);

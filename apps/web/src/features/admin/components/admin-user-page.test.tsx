@@ -67,6 +67,17 @@ describe("the admin user page", () => {
     expect(drafts[0]?.textContent).toContain("0.5000 BNB");
   });
 
+  it("names each draft by its token's name and ticker, each shown once", async () => {
+    open();
+    const [draft] = await screen.findAllByTestId("draft-row");
+    const table = draft?.closest("table") as HTMLTableElement;
+    const headers = Array.from(table.querySelectorAll("th"), (th) => th.textContent);
+    expect(headers.slice(0, 2)).toEqual(["Name", "Ticker"]);
+    expect(headers).not.toContain("Symbol");
+    const cells = Array.from((draft as HTMLTableRowElement).cells, (cell) => cell.textContent);
+    expect(cells.slice(0, 2)).toEqual(["Moon Cat", "MCAT"]);
+  });
+
   it("shows the role read-only to an admin", async () => {
     open({ role: "admin" });
     expect((await screen.findByTestId("user-role")).textContent).toBe("user");

@@ -44,6 +44,12 @@ describe("the audit log", () => {
     expect(screen.getByText("25 actions on record, newest first")).toBeTruthy();
   });
 
+  it("says one action on record in the singular", async () => {
+    const state = open();
+    state.audit.splice(1);
+    expect(await screen.findByText("1 action on record, newest first")).toBeTruthy();
+  });
+
   it("links a user target to the user's page", async () => {
     open();
     const [, second] = await screen.findAllByTestId("audit-row");

@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Link } from "react-router";
@@ -28,7 +29,7 @@ export function AuditPage() {
         {log.data && (
           <>
             <p className="text-xs text-dim">
-              {log.data.pagination.total} actions on record, newest first
+              {plural(log.data.pagination.total, "action")} on record, newest first
             </p>
             <div className={log.isPlaceholderData ? "opacity-60" : ""}>
               <AuditTable entries={log.data.entries} />

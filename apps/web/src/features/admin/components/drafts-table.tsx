@@ -12,16 +12,16 @@ const column = createColumnHelper<AdminDraftRow>();
 
 const columns = (explorerUrl: string | null, onViewKey: (draft: AdminDraftRow) => void) =>
   [
-    column.accessor("ticker", {
-      header: "Ticker",
+    column.accessor("name", {
+      header: "Name",
       cell: (info) => (
-        <span title={info.row.original.name}>
+        <span>
           {info.getValue()}
           {info.row.original.deleted && <span className="ml-2 text-faint">(deleted)</span>}
         </span>
       ),
     }),
-    column.accessor("symbol", { header: "Symbol" }),
+    column.accessor("symbol", { header: "Ticker" }),
     column.accessor("status", { header: "Status" }),
     column.accessor("paymentAddress", {
       header: "Payment Address",

@@ -1,4 +1,4 @@
-import type { Bumper, BumperTab } from "@bundler/shared";
+import { type Bumper, type BumperTab, plural } from "@bundler/shared";
 import { useState } from "react";
 import { Pagination } from "../../../components/ui/pagination.tsx";
 import { Section } from "../../../components/ui/section.tsx";
@@ -83,8 +83,8 @@ export function BumperList({
                   {shortAddress(bumper.targetToken)}
                 </span>
                 <span className="text-dim">
-                  {bumper.bumpsCompleted}/{bumper.totalBumps} bumps · {formatBnb(bumper.balance)}{" "}
-                  BNB
+                  {bumper.bumpsCompleted}/{plural(bumper.totalBumps, "bump")} ·{" "}
+                  {formatBnb(bumper.balance)} BNB
                 </span>
                 <span className={bumper.active ? "text-ok" : "text-faint"}>
                   {STATUS_LABEL[bumper.status]}

@@ -1,4 +1,4 @@
-import { type BumperCosts, bumperPlan } from "@bundler/shared";
+import { type BumperCosts, bumperPlan, plural } from "@bundler/shared";
 import { formatBnb, fromWei, toWei } from "../../../lib/bnb.ts";
 
 /**
@@ -26,7 +26,7 @@ export function BumperPlanText({
   if (!costs)
     return (
       <p className="text-xs text-dim" data-testid="bumper-plan">
-        {bumps} bumps · reading what a bump costs now...
+        {plural(bumps, "bump")} · reading what a bump costs now...
       </p>
     );
   const plan = bumperPlan(buyWei, bumps, costs);
@@ -35,7 +35,7 @@ export function BumperPlanText({
     <div className="flex flex-col gap-1 text-xs text-dim">
       <p data-testid="bumper-plan">
         {/* An amount to send: exact, not rounded to 4 decimals. */}
-        {bumps} bumps · fund {fromWei(plan.required)} BNB
+        {plural(bumps, "bump")} · fund {fromWei(plan.required)} BNB
       </p>
       <p data-testid="bumper-plan-parts">
         The buy size {formatBnb(buyWei)} BNB once, then each bump: builder tip {formatBnb(tip)} BNB,

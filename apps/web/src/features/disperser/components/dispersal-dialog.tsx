@@ -1,4 +1,4 @@
-import type { Dispersal } from "@bundler/shared";
+import { type Dispersal, plural } from "@bundler/shared";
 import { useId } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
@@ -76,7 +76,8 @@ export function DispersalDialog({
               <Spinner /> {DISPERSAL_MESSAGES.sending}
             </p>
             <p className="text-xs text-faint">
-              {chainProgress(dispersal.chains).completed}/{dispersal.chains.length} wallets paid
+              {chainProgress(dispersal.chains).completed}/
+              {plural(dispersal.chains.length, "wallet")} paid
             </p>
             <DispersalRefunds refunds={dispersal.refunds} explorerUrl={explorerUrl} />
           </div>

@@ -1,6 +1,7 @@
 import { dispersalStatusEvent } from "@bundler/shared";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { HttpResponse } from "msw";
+import { getAddress } from "viem";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { formatDateTime } from "../../../lib/format-date.ts";
 import { formatClock } from "../../../lib/terminal-line.ts";
@@ -140,8 +141,12 @@ describe("a page reloaded mid-dispersal", () => {
       within(log)
         .getAllByTestId("terminal-line")
         .map((li) => li.textContent);
+    // Addresses come back checksummed, as every screen writes them.
     expect(lines()).toEqual(
-      earlier.map((line) => `[${formatClock(new Date(line.at))}]${line.message}`),
+      earlier.map(
+        (line) =>
+          `[${formatClock(new Date(line.at))}]${line.message.replace(/0x[0-9a-fA-F]{40}/, (a) => getAddress(a))}`,
+      ),
     );
 
     deliverSocketEvent(dispersalStatusEvent(KEY), { message: "Chain 1: hop 2/9 to 0x9999…abcd" });

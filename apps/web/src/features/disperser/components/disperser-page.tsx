@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { ContentLayout } from "../../../components/layouts/content-layout.tsx";
@@ -22,8 +23,6 @@ import { DispersalHistory } from "./dispersal-history.tsx";
 import { DispersalSettings } from "./dispersal-settings.tsx";
 import { DispersalSummary } from "./dispersal-summary.tsx";
 import { WalletRowsSection } from "./wallet-rows-section.tsx";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** SPEC Disperser: pay many wallets from one payment, optionally through anti bubblemaps chains. */
 export function DisperserPage() {

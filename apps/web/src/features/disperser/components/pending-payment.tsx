@@ -1,4 +1,4 @@
-import type { Dispersal } from "@bundler/shared";
+import { type Dispersal, plural } from "@bundler/shared";
 import { QRCodeSVG } from "qrcode.react";
 import { FaucetButton } from "../../../components/faucet-button.tsx";
 import { CopyField } from "../../../components/ui/copy-field.tsx";
@@ -53,7 +53,7 @@ export function PendingPayment({
             data-testid="dispersal-expiry"
             className={`tabular-nums ${minutes <= 2 ? "text-bad" : "text-accent"}`}
           >
-            {minutes} {minutes === 1 ? "minute" : "minutes"}
+            {plural(minutes, "minute")}
           </span>
         </span>
       </div>

@@ -167,7 +167,7 @@ export function DraftCard({ draft, now, explorerUrl, ...actions }: DraftCardProp
               [delete]
             </Button>
             <Button className="ml-auto px-3 py-1" onClick={whenReady(actions.onPay)}>
-              Pay
+              Pay Now
             </Button>
           </>
         )}

@@ -206,7 +206,7 @@ describe("the drafts page", () => {
     );
     expect(within(second).queryByTestId("draft-launch-problem")).toBeNull();
 
-    fireEvent.click(within(first).getByRole("button", { name: "Pay" }));
+    fireEvent.click(within(first).getByRole("button", { name: "Pay Now" }));
     await waitFor(() => expect(toastTexts()).toEqual(["Please upload a logo"]));
     expect(paymentsAsked).toBe(0);
     expect(screen.queryByTestId("payment-dialog")).toBeNull();

@@ -1,3 +1,5 @@
+import { plural } from "@bundler/shared";
+
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -29,6 +31,6 @@ export function getExpiryBadge(expiresAt: string | null, now: number): ExpiryBad
     return { text: `Expires in ${Math.ceil(remaining / HOUR_MS)}h`, tone: "red" };
   }
   const days = Math.ceil(remaining / DAY_MS);
-  const text = `Expires in ${days} ${days === 1 ? "day" : "days"}`;
+  const text = `Expires in ${plural(days, "day")}`;
   return { text, tone: remaining <= 3 * DAY_MS ? "red" : "amber" };
 }

@@ -1,4 +1,5 @@
-import { useState } from "react";
+import { plural } from "@bundler/shared";
+import { type ReactNode, useState } from "react";
 import toast from "react-hot-toast";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -23,6 +24,7 @@ export function BundleWalletsSection({
   onRegenerateAmounts,
   regenerating,
   problem = null,
+  footer,
 }: {
   form: LaunchForm;
   set: SetField;
@@ -35,6 +37,8 @@ export function BundleWalletsSection({
   regenerating: boolean;
   /** A wallet the server refused: said here, and marked in the wallet list. */
   problem?: WalletProblem | null;
+  /** The page's main button while it is about these wallets (Generate Wallets or Amounts). */
+  footer?: ReactNode;
 }) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const unit = form.buyUnitPercent ? "%" : "BNB";
@@ -129,7 +133,7 @@ export function BundleWalletsSection({
       </p>
       {wallets.length > 0 && (
         <div className="flex flex-wrap items-center gap-4 text-dim">
-          <span className="text-fg">{wallets.length} wallets loaded</span>
+          <span className="text-fg">{plural(wallets.length, "wallet")} loaded</span>
           <button type="button" className="hover:text-accent" onClick={onViewWallets}>
             [view wallets]
           </button>
@@ -156,6 +160,7 @@ export function BundleWalletsSection({
           </button>
         </p>
       )}
+      {footer}
       {dialog === "import" && (
         <ImportWalletsModal onImport={onAddWallets} onClose={() => setDialog(null)} />
       )}

@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Modal } from "../../../components/ui/modal.tsx";
@@ -26,8 +27,9 @@ export function DownloadWalletsModal({
           Download Your Wallets
         </h2>
         <p className="text-dim">
-          {wallets.length} wallets were generated. Their private keys are the only way to reach the
-          funds and tokens they will hold. Download them now and keep the file safe.
+          {plural(wallets.length, "wallet")} {wallets.length === 1 ? "was" : "were"} generated.
+          Their private keys are the only way to reach the funds and tokens they will hold. Download
+          them now and keep the file safe.
         </p>
         <div className="flex justify-end gap-2">
           <Button

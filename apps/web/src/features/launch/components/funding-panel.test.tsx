@@ -3,7 +3,8 @@ import { fireEvent, screen } from "@testing-library/react";
 import { delay, HttpResponse, http } from "msw";
 import { useState } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { planFixture } from "../../../testing/fixtures.ts";
+import { ExecuteConfirmDialog } from "../../../components/launch/execute-confirm-dialog.tsx";
+import { draftFixture, LOCAL_CONFIG, planFixture } from "../../../testing/fixtures.ts";
 import { server } from "../../../testing/msw-server.ts";
 import { advance, renderInApp, settle, toastTexts } from "../../../testing/render.tsx";
 import { usePlanLaunch } from "../api/plan-launch.ts";
@@ -157,6 +158,44 @@ describe("the funding panel", () => {
 
     expect(screen.getByText("0.0050 / 0.0103 BNB")).toBeTruthy();
     expect(screen.getByText("0.0000 / 0.0203 BNB")).toBeTruthy();
+  });
+
+  it("says what a short wallet lacks with the same figure as the drafts page's execute confirmation", async () => {
+    const draft = draftFixture({ status: "paid" });
+    const plan = planFixture();
+    const uneven = {
+      ...plan,
+      funding: plan.funding.map((entry, i) => ({
+        ...entry,
+        required: i === 0 ? "0.02302" : entry.required,
+      })),
+    };
+    planServer(uneven);
+    server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+      http.get(`/api/draft/${draft._id}/summary`, () =>
+        HttpResponse.json({ success: true, plan: uneven }),
+      ),
+    );
+    balanceServer({});
+    renderInApp(
+      <>
+        <Funding />
+        <ExecuteConfirmDialog draft={draft} onConfirm={() => {}} onCancel={() => {}} />
+      </>,
+    );
+    await settle();
+
+    const address = WALLETS[0]?.address ?? "";
+    const dialogRow = screen
+      .getByTestId("execute-shortfalls")
+      .querySelector(`[data-address="${address}"]`);
+    const panelRow = document
+      .querySelector("section[aria-labelledby='section-funding']")
+      ?.querySelector(`[data-address="${address}"]`);
+    expect(dialogRow?.textContent).toContain("lacks 0.0231 BNB");
+    expect(panelRow?.textContent).toContain("0.0000 / 0.0231 BNB");
+    expect(panelRow?.textContent).toContain("lacks 0.0231 BNB");
   });
 
   it("counts a wallet that holds its buy value but not its gas as missing funds", async () => {

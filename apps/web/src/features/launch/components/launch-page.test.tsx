@@ -47,6 +47,7 @@ const openPayload = (data: string) => {
 function paidDraftServer(
   execute: () => Response = () =>
     HttpResponse.json({ success: true, message: "Launch started: follow it in the terminal" }),
+  { balance = "1", faucet = false }: { balance?: string; faucet?: boolean } = {},
 ) {
   const seen = {
     updates: 0,
@@ -60,7 +61,9 @@ function paidDraftServer(
     ],
   });
   server.use(
-    http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+    http.get("/api/config", () =>
+      HttpResponse.json({ success: true, config: { ...LOCAL_CONFIG, faucet } }),
+    ),
     http.get(`/api/draft/${paid._id}`, () =>
       HttpResponse.json({
         success: true,
@@ -78,8 +81,8 @@ function paidDraftServer(
         success: true,
         message: "",
         balances: [
-          { address: deployer, balance: "1" },
-          { address: wallet, balance: "1" },
+          { address: deployer, balance },
+          { address: wallet, balance },
         ],
       }),
     ),
@@ -180,5 +183,45 @@ describe("executing a paid draft from the launch page", () => {
     const [row] = await screen.findAllByTestId("wallet-row");
     expect(row?.getAttribute("aria-invalid")).toBe("true");
     expect(row?.textContent).toContain("Wallet 1 buy must be a BNB amount below 1,000,000,000");
+  });
+});
+
+describe("funding the launch's addresses from the faucet on the create page", () => {
+  it("shows each address's payment move in its row: queued, sending, then confirmed with its hash", async () => {
+    const released: Array<() => void> = [];
+    paidDraftServer(undefined, { balance: "0", faucet: true });
+    server.use(
+      http.post("/api/dev/faucet", async () => {
+        await new Promise<void>((resolve) => released.push(resolve));
+        return HttpResponse.json({ success: true, hash: `0x${"ab".repeat(32)}`, amount: "0.02" });
+      }),
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "[fund all]" }, LOADED));
+
+    const stepOf = (address: string) =>
+      document
+        .querySelector(`section[aria-labelledby='section-funding'] [data-address="${address}"]`)
+        ?.querySelector("[data-testid='faucet-step']");
+    await waitFor(() => expect(stepOf(deployer)?.textContent?.trim()).toBe("sending..."));
+    expect(stepOf(wallet)?.textContent).toBe("queued");
+
+    released.shift()?.();
+    await waitFor(() => expect(stepOf(deployer)?.textContent).toBe("confirmed 0xabab…abab"));
+    expect(stepOf(wallet)?.textContent?.trim()).toBe("sending...");
+    released.shift()?.();
+    await waitFor(() => expect(stepOf(wallet)?.textContent).toBe("confirmed 0xabab…abab"));
+  });
+});
+
+describe("the create page's main button", () => {
+  it("puts Generate Wallets in the Bundle Wallets section, by the wallets it fills", async () => {
+    server.use(
+      http.get("/api/config", () => HttpResponse.json({ success: true, config: LOCAL_CONFIG })),
+    );
+    renderInApp(<LaunchPage />, { route: "/create", authKey: KEY });
+
+    const section = await screen.findByRole("region", { name: "#Bundle Wallets" }, LOADED);
+    expect(within(section).getByRole("button", { name: "Generate Wallets" })).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: "Generate Wallets" })).toHaveLength(1);
   });
 });

@@ -79,6 +79,21 @@ export function LaunchPage() {
     save: actions.onSave,
   }[primary];
 
+  // Generating wallets or their amounts is the bundle wallets' business: the button sits there.
+  const aboutWallets = primary !== "save";
+  const mainButtons = (
+    <MainActions
+      primary={primary}
+      secondary={secondary}
+      editing={Boolean(draftId)}
+      busy={actions.busy.wallets || actions.busy.amounts || actions.busy.save}
+      onPrimary={() => void onPrimary()}
+      onMissingFunds={actions.goToDisperser}
+      onPay={() => void actions.onPay()}
+      onExecute={() => void actions.onExecute()}
+    />
+  );
+
   return (
     <ContentLayout title={draftId ? "Edit Draft" : "Launch a Token"}>
       {draftId && (
@@ -101,6 +116,7 @@ export function LaunchPage() {
             onRegenerateAmounts={() => void actions.onGenerateAmounts()}
             regenerating={actions.busy.amounts}
             problem={walletProblem}
+            footer={aboutWallets && mainButtons}
           />
           {wallets.length > 0 && (
             <DelayedBundleSection form={form} set={set} errors={errors} wallets={wallets} />
@@ -118,18 +134,11 @@ export function LaunchPage() {
               refreshing={funding.refreshing}
               onFund={(rows) => void actions.fund(rows)}
               onRefresh={funding.refresh}
+              stepOf={actions.faucetStepOf}
+              explorerUrl={config.data?.explorerUrl ?? null}
             />
           )}
-          <MainActions
-            primary={primary}
-            secondary={secondary}
-            editing={Boolean(draftId)}
-            busy={actions.busy.wallets || actions.busy.amounts || actions.busy.save}
-            onPrimary={() => void onPrimary()}
-            onMissingFunds={actions.goToDisperser}
-            onPay={() => void actions.onPay()}
-            onExecute={() => void actions.onExecute()}
-          />
+          {!aboutWallets && mainButtons}
         </aside>
       </div>
       {showWallets && (

@@ -1,17 +1,17 @@
-import type { DraftStatus, FaucetBody } from "@bundler/shared";
+import { type DraftStatus, type FaucetBody, plural } from "@bundler/shared";
 import { useState } from "react";
 import toast from "react-hot-toast";
 import { useNavigate } from "react-router";
+import { useFaucetFunding } from "../../../components/launch/fund-from-faucet.ts";
+import { type FundingRow, faucetAmount } from "../../../components/launch/funding.ts";
 import type { LaunchTarget } from "../../../components/launch/launch-target.ts";
 import { ApiError } from "../../../lib/api-client.ts";
 import { BUNDLER_WALLETS_KEY, encodeBundlerWallets } from "../../../lib/bundler-wallets.ts";
-import { useFundFromFaucet } from "../api/fund-from-faucet.ts";
 import { useGenerateAmounts } from "../api/generate-amounts.ts";
 import { DECRYPT_FAILED, useGenerateWallets } from "../api/generate-wallets.ts";
 import { SAVE_DRAFT_FAILED, useSaveDraft } from "../api/save-draft.ts";
 import { toDraftInput } from "../utils/draft-mapping.ts";
 import { toastFailure } from "../utils/failure-toast.ts";
-import { type FundingRow, faucetAmount } from "../utils/funding.ts";
 import type { BundleWallet, LaunchForm } from "../utils/launch-form.ts";
 import { validateForLaunch } from "../utils/validate-launch-execute.ts";
 import {
@@ -54,7 +54,7 @@ export function useLaunchActions({
   const generateWallets = useGenerateWallets();
   const generateAmounts = useGenerateAmounts();
   const saveDraft = useSaveDraft();
-  const faucet = useFundFromFaucet();
+  const faucet = useFaucetFunding();
   const [toDownload, setToDownload] = useState<BundleWallet[] | null>(null);
   // The wallet the server last refused, marked in the list while the list is the same.
   const [refused, setRefused] = useState<{ list: BundleWallet[]; problem: WalletProblem } | null>(
@@ -150,14 +150,14 @@ export function useLaunchActions({
     });
     if (payments.length === 0) return;
     try {
-      await faucet.mutateAsync(payments);
-      toast.success(
-        payments.length === 1
-          ? "Funded from faucet"
-          : `Funded ${payments.length} wallets from faucet`,
-      );
-    } catch (error) {
-      toastFailure(error, "Faucet payment failed");
+      const { confirmed, failure } = await faucet.run(payments);
+      if (failure) toast.error(failure);
+      if (confirmed > 0)
+        toast.success(
+          payments.length === 1
+            ? "Funded from faucet"
+            : `Funded ${plural(confirmed, "wallet")} from faucet`,
+        );
     } finally {
       refreshBalances();
     }
@@ -171,7 +171,9 @@ export function useLaunchActions({
     onExecute: () => save("execute"),
     goToDisperser,
     fund,
-    funding: faucet.isPending,
+    funding: faucet.busy,
+    /** Where each address's faucet payment stands. */
+    faucetStepOf: faucet.stepOf,
     toDownload,
     closeDownload: () => setToDownload(null),
     /** The bundle wallet a save or amount request was refused for, while the list is unchanged. */

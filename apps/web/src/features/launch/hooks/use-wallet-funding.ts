@@ -1,8 +1,8 @@
 import type { LaunchPlan } from "@bundler/shared";
 import { useEffect, useMemo, useRef } from "react";
 import toast from "react-hot-toast";
+import { fundingRowsOf, isShort } from "../../../components/launch/funding.ts";
 import { useBalances } from "../api/get-balances.ts";
-import { fundingRowsOf, isShort } from "../utils/funding.ts";
 import type { BundleWallet } from "../utils/launch-form.ts";
 import { hasMissingFunds } from "../utils/main-action.ts";
 

@@ -1,4 +1,4 @@
-import type { Bundle } from "@bundler/shared";
+import { type Bundle, plural } from "@bundler/shared";
 import { Link } from "react-router";
 import { shortAddress } from "../../../lib/short-address.ts";
 import { BundleBadge } from "./bundle-badge.tsx";
@@ -26,7 +26,7 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
           {shortAddress(bundle.address)}
         </span>
         <span className="text-fg" data-testid="bundle-wallet-count">
-          {bundle.walletCount} {bundle.walletCount === 1 ? "wallet" : "wallets"}
+          {plural(bundle.walletCount, "wallet")}
         </span>
       </div>
     </Link>

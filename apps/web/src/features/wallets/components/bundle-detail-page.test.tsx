@@ -109,9 +109,24 @@ describe("a bundle's page", () => {
   it("sums the bundle: total tokens in the ticker, BNB to 4 decimals, active wallets", async () => {
     renderBundlePage();
 
-    expect((await screen.findByTestId("overview-tokens")).textContent).toBe("45,000,000.0000 MCAT");
+    expect((await screen.findByTestId("overview-tokens")).textContent).toBe("45,000,000 MCAT");
     expect(screen.getByTestId("overview-bnb").textContent).toBe("0.5025 BNB");
     expect(screen.getByTestId("overview-active").textContent).toBe("3 / 4");
+  });
+
+  it("calls the total a count of tokens held, with no decimals on a large count, and what they would fetch beside it", async () => {
+    renderBundlePage();
+
+    expect((await screen.findByTestId("overview-tokens-label")).textContent).toBe(
+      "Total Value (tokens held)",
+    );
+    expect(screen.getByTestId("overview-tokens").textContent).toBe("45,000,000 MCAT");
+    // The P&L's exit simulation for the bundle's wallets (#1 and #3: 0.15 BNB each).
+    await waitFor(() =>
+      expect(screen.getByTestId("overview-tokens-bnb").textContent).toBe(
+        "≈ 0.3000 BNB if sold now",
+      ),
+    );
   });
 
   it("searches by address and sorts by token balance both ways", async () => {

@@ -140,7 +140,7 @@ describe("the empty's progress dialog", () => {
         .getAllByRole("link")
         .map((link) => link.getAttribute("href")),
     ).toEqual([1, 3].map((n) => `/tx/${txHash(n)}`));
-    expect(toastTexts()).toContain("1 wallets emptied successfully");
+    expect(toastTexts()).toContain("1 wallet emptied successfully");
     // After emptying, the selection and the receiver clear.
     expect(count()).toBe("0 of 4 wallets selected");
     expect(
@@ -166,8 +166,8 @@ describe("the empty's progress dialog", () => {
     expect(screen.getByTestId("tx-reason").textContent).toBe("balance below gas");
     expect(toastTexts()).toEqual(
       expect.arrayContaining([
-        "1 wallets emptied successfully",
-        "1 wallets could not be emptied: balance below gas",
+        "1 wallet emptied successfully",
+        "1 wallet could not be emptied: balance below gas",
       ]),
     );
   });

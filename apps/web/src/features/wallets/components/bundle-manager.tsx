@@ -68,7 +68,7 @@ export function BundleManager({
           />
         </div>
         <div className="flex flex-col gap-4">
-          <BundleOverview balances={balances} ticker={bundle.ticker} />
+          <BundleOverview address={bundle.address} balances={balances} ticker={bundle.ticker} />
           <SellTokensPanel
             state={sellAmount}
             options={sellOptions}
@@ -110,6 +110,7 @@ export function BundleManager({
           windowTitle={actions.progress.windowTitle}
           rows={actions.progress.rows}
           bundles={actions.progress.bundles}
+          ticker={bundle.ticker}
           explorerUrl={explorerUrl}
           onClose={actions.closeProgress}
           onFinished={actions.onProgressFinished}

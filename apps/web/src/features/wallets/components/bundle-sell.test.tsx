@@ -226,8 +226,108 @@ describe("selling from the bundle's wallets", () => {
 
     expect(screen.getAllByTestId("tx-action").map((action) => action.textContent)).toEqual([
       "sell 1,234.5678",
-      "sell 7",
+      "sell 7.0000",
     ]);
+  });
+
+  it("writes each sold amount as the wallet table does, with 4 decimals", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        bundles: 1,
+        totalTokens: "14,902,465.224",
+        transactions: [sellTx(walletAddress(1), txHash(1), { amount: "14,902,465.224" })],
+      }),
+    );
+    statusServer(() => ({ status: "pending", reason: null }));
+
+    press("[non-empty]");
+    press("50%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+
+    expect(screen.getByTestId("tx-action").textContent).toBe("sell 14,902,465.2240");
+  });
+
+  it("says in which block the sales landed, what they sold and fetched, and per sale its BNB against its floor", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        bundles: 1,
+        totalTokens: "3,000",
+        transactions: [
+          sellTx(walletAddress(1), txHash(3), { kind: "approve", amount: "0" }),
+          sellTx(walletAddress(1), txHash(1), { amount: "1,000" }),
+          sellTx(walletAddress(3), txHash(2), { amount: "2,000" }),
+        ],
+      }),
+    );
+    const TOKEN = 10n ** 18n;
+    statusServer((hash) => ({
+      status: "success",
+      reason: null,
+      blockNumber: "120",
+      sale:
+        hash === txHash(1)
+          ? { tokens: (1_000n * TOKEN).toString(), bnb: "0.0101" }
+          : hash === txHash(2)
+            ? { tokens: (2_000n * TOKEN).toString(), bnb: "0.02049" }
+            : null,
+    }));
+
+    press("[non-empty]");
+    press("50%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+    await advance(3_000);
+
+    expect(screen.getByTestId("tx-summary").textContent).toBe("3 of 3 finished");
+    expect(screen.getByTestId("tx-landed").textContent).toBe(
+      "Landed in block 120: sold 3,000.0000 MCAT for 0.0306 BNB.",
+    );
+    expect(screen.getAllByTestId("tx-fetched").map((f) => f.textContent)).toEqual([
+      "fetched 0.0101 BNB",
+      "fetched 0.0205 BNB",
+    ]);
+    expect(screen.getAllByTestId("tx-floor").map((f) => f.textContent)).toEqual([
+      "floor 0.0095 BNB",
+      "floor 0.0095 BNB",
+    ]);
+    expect(screen.getAllByTestId("tx-block").map((b) => b.textContent)).toEqual([
+      "block 120",
+      "block 120",
+      "block 120",
+    ]);
+  });
+
+  it("names every block when the sales landed in more than one", async () => {
+    await loadPage();
+    postHandler("/api/bundle/wallets/sell", () =>
+      HttpResponse.json({
+        success: true,
+        bundles: 2,
+        totalTokens: "2,000",
+        transactions: [sellTx(walletAddress(1), txHash(1)), sellTx(walletAddress(3), txHash(2))],
+      }),
+    );
+    statusServer((hash) => ({
+      status: "success",
+      reason: null,
+      blockNumber: hash === txHash(1) ? "120" : "121",
+      sale: { tokens: (1_000n * 10n ** 18n).toString(), bnb: "0.01" },
+    }));
+
+    press("[non-empty]");
+    press("50%", panel("Sell Tokens"));
+    press("[sell tokens]");
+    await settle();
+    await advance(3_000);
+
+    expect(screen.getByTestId("tx-landed").textContent).toBe(
+      "Landed in blocks 120 and 121: sold 2,000.0000 MCAT for 0.0200 BNB.",
+    );
   });
 });
 

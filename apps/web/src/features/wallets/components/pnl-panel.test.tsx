@@ -95,6 +95,34 @@ describe("the bundle's P&L panel", () => {
     ]);
   });
 
+  it("says a cost under 0.0001 BNB as < 0.0001 BNB, which agrees with its dollars", async () => {
+    const gas = {
+      kind: "gas" as const,
+      role: "deployer" as const,
+      address: null,
+      wei: pnlWei("0.00002"),
+      txHash: null,
+      block: "12",
+    };
+    const { handlers } = pnlHandlers({ answer: () => pnlFixture({ lines: [gas] }) });
+    renderBundlePage(undefined, { handlers });
+    await screen.findAllByTestId("pnl-line");
+    expect(screen.getAllByTestId("pnl-line").map((line) => line.textContent)).toEqual([
+      "Gas paid by the deployer or tip payer< 0.0001 BNB · $0.01",
+    ]);
+  });
+
+  it("explains what the Drift column says, in a line under the table and on each ok", async () => {
+    renderBundlePage();
+    await screen.findAllByTestId("pnl-wallet-row");
+    expect(within(pnlPanel()).getByTestId("pnl-drift-legend").textContent).toBe(
+      "Drift: whether the wallet's BNB on chain matches the ledger (its balance before the launch, less what it paid, plus its sales, less its empties). ok: within 0.1%; ⚠: off by more, a transfer the app did not make; …: a transaction of ours is on its way.",
+    );
+    expect(within(pnlPanel()).getByText("ok").getAttribute("title")).toBe(
+      "The chain holds what the ledger says, within 0.1%.",
+    );
+  });
+
   it("draws cost, proceeds and exit value over the bundle's life", async () => {
     renderBundlePage();
     const chart = await screen.findByTestId("pnl-chart");

@@ -5,7 +5,7 @@ import { AddressLink } from "../../../components/ui/address-link.tsx";
 import { DataTable } from "../../../components/ui/data-table.tsx";
 import { formatBnb } from "../../../lib/bnb.ts";
 import { shortAddress } from "../../../lib/short-address.ts";
-import { weiOf } from "../utils/pnl-money.ts";
+import { bnbFigure, weiOf } from "../utils/pnl-money.ts";
 import { formatTokens, toUnits } from "../utils/token-amount.ts";
 
 /** A wallet's row: its own figures and how its balance reconciles with the ledger. */
@@ -26,11 +26,29 @@ export const walletRows = (
 };
 
 const column = createColumnHelper<PnlWalletRow>();
-const bnb = (wei: string) => formatBnb(weiOf(wei));
+const bnb = (wei: string) => bnbFigure(weiOf(wei));
+
+/** What the Drift column says, under the table. */
+export const DRIFT_LEGEND =
+  "Drift: whether the wallet's BNB on chain matches the ledger (its balance before the launch, less what it paid, plus its sales, less its empties). ok: within 0.1%; ⚠: off by more, a transfer the app did not make; …: a transaction of ours is on its way.";
 
 function DriftCell({ drift }: { drift: PnlDrift | null }) {
   if (!drift) return <span className="text-faint">—</span>;
-  if (!drift.flagged) return <span className="text-ok">ok</span>;
+  if (drift.pending)
+    return (
+      <span
+        className="text-faint"
+        title="A transaction of ours for this wallet is on its way: judged once the ledger has it."
+      >
+        …
+      </span>
+    );
+  if (!drift.flagged)
+    return (
+      <span className="text-ok" title="The chain holds what the ledger says, within 0.1%.">
+        ok
+      </span>
+    );
   return (
     <span
       className="text-bad"
@@ -94,13 +112,20 @@ export function PnlWalletTable({
   const defs = useMemo(() => columns(explorerUrl), [explorerUrl]);
   const rows = useMemo(() => walletRows(wallets, drift), [wallets, drift]);
   return (
-    <DataTable
-      data={rows}
-      columns={defs}
-      rowTestId="pnl-wallet-row"
-      empty="No wallet has a ledger line yet."
-      look="dense"
-      rowClassName={(row) => (row.original.drift?.flagged ? "bg-bad/10" : "")}
-    />
+    <>
+      <DataTable
+        data={rows}
+        columns={defs}
+        rowTestId="pnl-wallet-row"
+        empty="No wallet has a ledger line yet."
+        look="dense"
+        rowClassName={(row) => (row.original.drift?.flagged ? "bg-bad/10" : "")}
+      />
+      {rows.length > 0 && (
+        <p className="text-xs text-faint" data-testid="pnl-drift-legend">
+          {DRIFT_LEGEND}
+        </p>
+      )}
+    </>
   );
 }

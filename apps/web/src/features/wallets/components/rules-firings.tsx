@@ -1,28 +1,22 @@
-import type { AutosellFiring } from "@bundler/shared";
+import type { AutosellFiring, TxStatusEntry } from "@bundler/shared";
 import { type ColumnDef, createColumnHelper } from "@tanstack/react-table";
 import { useMemo } from "react";
 import { DataTable } from "../../../components/ui/data-table.tsx";
 import { TxHash } from "../../../components/ui/tx-hash.tsx";
 import { shortAddress } from "../../../lib/short-address.ts";
+import { useTxStatuses } from "../api/get-tx-statuses.ts";
+import { type FiringOutcome, firingOutcome } from "../utils/firing-outcome.ts";
 
-const column = createColumnHelper<AutosellFiring>();
+type FiringRow = AutosellFiring & { outcome: FiringOutcome };
 
-const STATES: Record<AutosellFiring["state"], string> = {
-  selling: "selling",
-  sent: "sent",
-  failed: "failed",
-  stopped: "stopped",
-};
-
-/** A firing that ended without selling all it was to: said in the warning colour. */
-const ENDED_SHORT = new Set<AutosellFiring["state"]>(["failed", "stopped"]);
+const column = createColumnHelper<FiringRow>();
 
 const columns = (explorerUrl: string | null, ladder: boolean) =>
   [
     ...(ladder
       ? [column.accessor("tier", { header: "Tier", cell: (info) => info.getValue() + 1 })]
       : []),
-    column.accessor("block", { header: "Block" }),
+    column.accessor("block", { header: "Reading's block" }),
     column.accessor("reading", {
       header: "Reading that fired it",
       cell: (info) =>
@@ -32,20 +26,21 @@ const columns = (explorerUrl: string | null, ladder: boolean) =>
           .map((entry) => entry.text)
           .join("; ") || "—",
     }),
-    column.accessor("state", {
-      header: "State",
+    column.accessor("outcome", {
+      header: "Outcome",
       cell: (info) => {
-        const { error } = info.row.original;
+        const { text, bad } = info.getValue();
         return (
-          <span
-            className={ENDED_SHORT.has(info.getValue()) ? "text-bad" : ""}
-            title={error ?? undefined}
-          >
-            {STATES[info.getValue()]}
-            {error && `: ${error}`}
+          <span className={bad ? "text-bad" : ""} data-testid="firing-outcome">
+            {text}
           </span>
         );
       },
+    }),
+    column.display({
+      id: "sales-block",
+      header: "Sales' block",
+      cell: (info) => info.row.original.outcome.blocks.join(", ") || "—",
     }),
     column.accessor("transactions", {
       header: "Transactions",
@@ -62,9 +57,13 @@ const columns = (explorerUrl: string | null, ladder: boolean) =>
           </span>
         ),
     }),
-  ] as ColumnDef<AutosellFiring, unknown>[];
+  ] as ColumnDef<FiringRow, unknown>[];
 
-/** A rule's firings, newest last: the tier, the block, what met the trigger, and the sales. */
+/**
+ * A rule's firings, newest last: the tier, the block whose reading fired it and what met the
+ * trigger, its outcome (where its sales landed and what they fetched, or why it failed, their
+ * statuses asked while any is pending), the sales' block and the transactions.
+ */
 export function RulesFirings({
   firings,
   ladder,
@@ -74,10 +73,16 @@ export function RulesFirings({
   ladder: boolean;
   explorerUrl: string | null;
 }) {
+  const hashes = useMemo(() => firings.flatMap((f) => f.transactions), [firings]);
+  const statuses = useTxStatuses(hashes).data as ReadonlyMap<string, TxStatusEntry> | undefined;
+  const rows = useMemo(
+    () => firings.map((firing) => ({ ...firing, outcome: firingOutcome(firing, statuses) })),
+    [firings, statuses],
+  );
   const defs = useMemo(() => columns(explorerUrl, ladder), [explorerUrl, ladder]);
   return (
     <DataTable
-      data={firings}
+      data={rows}
       columns={defs}
       rowTestId="rule-firing"
       empty="It has not fired yet."

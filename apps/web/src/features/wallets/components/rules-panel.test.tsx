@@ -4,7 +4,12 @@ import { HttpResponse, http } from "msw";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toastTexts } from "../../../testing/render.tsx";
 import { deliverSocketEvent } from "../../../testing/socket-events.ts";
-import { bundleFixture, txHash, walletAddress } from "../../../testing/wallets-handlers.ts";
+import {
+  bundleFixture,
+  txHash,
+  txStatusHandler,
+  walletAddress,
+} from "../../../testing/wallets-handlers.ts";
 import { failure, loadCharts, panel, renderBundlePage } from "./bundle-detail-test-utils.tsx";
 
 beforeAll(loadCharts);
@@ -52,15 +57,20 @@ function rulesServer({
   dryRun = (): Response => HttpResponse.json({ success: false, error: "not asked" }),
   moved = (verb: string): AutosellRule =>
     sniperGuard({ state: verb === "pause" ? "paused" : "cancelled" }),
+  statusOf = (() => ({ status: "pending", reason: null })) as Parameters<typeof txStatusHandler>[0],
 } = {}) {
+  const statuses = txStatusHandler(statusOf);
   const state = {
     rules,
     created: [] as unknown[],
     updated: [] as Array<{ id: unknown; body: unknown }>,
     dryRuns: [] as unknown[],
     verbs: [] as string[],
+    /** The hashes of each transaction-status call. */
+    statusCalls: statuses.asked,
   };
   const handlers = [
+    statuses.handler,
     http.get("/api/bundle/rules", () => HttpResponse.json({ success: true, rules: state.rules })),
     http.post("/api/bundle/rules/dry-run", async ({ request }) => {
       state.dryRuns.push(await request.json());
@@ -273,13 +283,99 @@ describe("the rules list", () => {
     const fired = sniperGuard({ state: "fired", firings: [firing("42", [txHash(7)])] });
     await openRules(rulesServer({ rules: [fired] }));
     const row = within(rulesPanel()).getByTestId("rule-firing") as HTMLTableRowElement;
-    expect(Array.from(row.cells, (cell) => cell.textContent)).toEqual([
-      "42",
-      "outside net buying 1.2 BNB of 1",
-      "sent",
-      "0x0000…0007",
-    ]);
+    await waitFor(() =>
+      expect(Array.from(row.cells, (cell) => cell.textContent)).toEqual([
+        "42",
+        "outside net buying 1.2 BNB of 1",
+        "sent, waiting for its block",
+        "—",
+        "0x0000…0007",
+      ]),
+    );
     expect(within(rulesPanel()).queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("labels the reading's block and the sales' block apart", async () => {
+    const fired = sniperGuard({ state: "fired", firings: [firing("42", [txHash(7)])] });
+    await openRules(rulesServer({ rules: [fired] }));
+    const headers = within(rulesPanel())
+      .getAllByRole("columnheader")
+      .map((header) => header.textContent);
+    expect(headers).toEqual([
+      "Reading's block",
+      "Reading that fired it",
+      "Outcome",
+      "Sales' block",
+      "Transactions",
+    ]);
+  });
+
+  it("says in which block a firing's sales landed and what they sold and fetched, once mined", async () => {
+    const fired = sniperGuard({
+      state: "fired",
+      firings: [firing("42", [txHash(6), txHash(7), txHash(8)])],
+    });
+    const TOKEN_UNIT = 10n ** 18n;
+    await openRules(
+      rulesServer({
+        rules: [fired],
+        statusOf: (hash) => ({
+          status: "success",
+          reason: null,
+          blockNumber: "43",
+          sale:
+            hash === txHash(6)
+              ? null
+              : {
+                  tokens: (1_000n * TOKEN_UNIT).toString(),
+                  bnb: hash === txHash(7) ? "0.0101" : "0.02",
+                },
+        }),
+      }),
+    );
+    const row = within(rulesPanel()).getByTestId("rule-firing") as HTMLTableRowElement;
+    await waitFor(() =>
+      expect(row.cells[2]?.textContent).toBe(
+        "landed in block 43: sold 2,000.0000 tokens for 0.0301 BNB",
+      ),
+    );
+    expect(row.cells[3]?.textContent).toBe("43");
+  });
+
+  it("asks for a long firing's statuses 200 hashes at a time, the most one call takes", async () => {
+    const hashes = Array.from({ length: 201 }, (_, n) => txHash(100 + n));
+    const fired = sniperGuard({ state: "fired", firings: [firing("42", hashes)] });
+    const state = await openRules(rulesServer({ rules: [fired] }));
+    await waitFor(() => expect(state.statusCalls.length).toBeGreaterThanOrEqual(2));
+    expect(state.statusCalls.slice(0, 2).map((call) => call.length)).toEqual([200, 1]);
+  });
+
+  it("says which of a firing's sales failed and why, beside what the others fetched", async () => {
+    const fired = sniperGuard({ state: "fired", firings: [firing("42", [txHash(7), txHash(8)])] });
+    await openRules(
+      rulesServer({
+        rules: [fired],
+        statusOf: (hash) =>
+          hash === txHash(7)
+            ? {
+                status: "success",
+                reason: null,
+                blockNumber: "43",
+                sale: { tokens: (10n ** 21n).toString(), bnb: "0.01" },
+              }
+            : {
+                status: "failed",
+                reason: "the sale fetched less than its floor",
+                blockNumber: "43",
+              },
+      }),
+    );
+    const row = within(rulesPanel()).getByTestId("rule-firing") as HTMLTableRowElement;
+    await waitFor(() =>
+      expect(row.cells[2]?.textContent).toBe(
+        "landed in block 43: sold 1,000.0000 tokens for 0.0100 BNB; 1 of 2 transactions failed: the sale fetched less than its floor",
+      ),
+    );
   });
 
   it("says why some of a rule's inputs could not be read at this block", async () => {
@@ -346,6 +442,7 @@ describe("the rules list", () => {
       "42",
       "outside net buying 1.2 BNB of 1",
       `stopped: ${stopped}`,
+      "—",
       "0x0000…0007",
     ]);
   });

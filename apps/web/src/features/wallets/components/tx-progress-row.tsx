@@ -22,8 +22,8 @@ const actionOf = (row: ProgressRow): string =>
 const ROUTE_TEXT = { bundle: "private bundle", public: "public mempool" } as const;
 
 /**
- * One transaction: wallet, what it does, how it went out and a sale's floor, its hash (explorer
- * link), status and why it failed.
+ * One transaction: wallet, what it does, what a landed sale fetched and its floor, how it went
+ * out, its hash (explorer link), its block, status and why it failed.
  */
 export function TxProgressRow({
   row,
@@ -45,6 +45,11 @@ export function TxProgressRow({
         <span className="text-fg" data-testid="tx-action">
           {actionOf(row)}
         </span>
+        {row.sale && (
+          <span className="text-ok" data-testid="tx-fetched" title="BNB received, after the fee">
+            fetched {formatBnb(row.sale.bnb)} BNB
+          </span>
+        )}
         {row.minOut && (
           <span
             className="text-dim"
@@ -65,6 +70,11 @@ export function TxProgressRow({
           </TxHash>
         ) : (
           <span className="text-faint">not sent</span>
+        )}
+        {row.blockNumber && (
+          <span className="text-faint" data-testid="tx-block">
+            block {row.blockNumber}
+          </span>
         )}
         <span className={`ml-auto ${STATUS_TONES[row.status]}`} data-testid="tx-status">
           {row.status}

@@ -1,4 +1,4 @@
-import type { WalletBalance } from "@bundler/shared";
+import { plural, type WalletBalance } from "@bundler/shared";
 import {
   getCoreRowModel,
   getFilteredRowModel,
@@ -65,7 +65,7 @@ export function WalletSelector({
       title="Wallets"
       aside={
         <span className="text-xs text-dim" data-testid="selection-count">
-          {selectedCount} of {balances.length} wallets selected
+          {selectedCount} of {plural(balances.length, "wallet")} selected
         </span>
       }
     >

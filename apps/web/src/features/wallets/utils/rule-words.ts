@@ -1,8 +1,9 @@
-import type {
-  AutosellAction,
-  AutosellCondition,
-  AutosellRule,
-  AutosellTrigger,
+import {
+  type AutosellAction,
+  type AutosellCondition,
+  type AutosellRule,
+  type AutosellTrigger,
+  plural,
 } from "@bundler/shared";
 import { formatDateTime } from "../../../lib/format-date.ts";
 
@@ -28,14 +29,14 @@ export function conditionWords(condition: AutosellCondition): string {
       return `outside buyers' net buying reaches ${condition.atLeastBnb} BNB ${
         condition.withinBlocks === undefined
           ? "since launch"
-          : `within ${condition.withinBlocks} blocks`
+          : `within ${plural(condition.withinBlocks, "block")}`
       }`;
     case "curveProgress":
       return `curve progress reaches ${condition.atLeastPercent}%`;
     case "time":
       return condition.at !== undefined
         ? `the time is ${formatDateTime(condition.at)}`
-        : `${condition.afterMinutes} minutes have passed since launch`;
+        : `${plural(condition.afterMinutes ?? 0, "minute")} ${condition.afterMinutes === 1 ? "has" : "have"} passed since launch`;
   }
 }
 
@@ -48,7 +49,7 @@ export function triggerWords(trigger: AutosellTrigger): string {
 
 const who = (action: AutosellAction): string => {
   const wallets = action.wallets
-    ? `${action.wallets.length} chosen ${action.wallets.length === 1 ? "wallet" : "wallets"}`
+    ? `${plural(action.wallets.length, "chosen wallet")}`
     : "every bundle wallet";
   return action.includeDeveloper ? `${wallets} and the developer wallet` : wallets;
 };

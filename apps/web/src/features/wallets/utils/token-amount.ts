@@ -25,6 +25,23 @@ export function formatTokens(units: bigint): string {
   return `${negative ? "-" : ""}${grouping.format(whole)}.${fraction}`;
 }
 
+/** From this many whole tokens on, a count's decimals are noise: it is written in whole tokens. */
+const WHOLE_FROM = 1_000n * UNIT;
+
+/**
+ * A count of tokens for a summary: whole tokens (rounded down) from 1,000 on, where decimals
+ * are noise; below, `formatTokens`' 4 decimals.
+ *
+ * @example
+ * formatTokenCount(89_691_053_227_700_000_000_000_000n); // "89,691,053"
+ * formatTokenCount(999_500_000_000_000_000_000n); // "999.5000"
+ */
+export function formatTokenCount(units: bigint): string {
+  const abs = units < 0n ? -units : units;
+  if (abs < WHOLE_FROM) return formatTokens(units);
+  return `${units < 0n ? "-" : ""}${grouping.format(abs / UNIT)}`;
+}
+
 /**
  * `units` as a percent of `total`, to 4 decimals (0 when there is no supply).
  *
@@ -40,13 +57,18 @@ export function sharePercent(units: bigint, total: bigint): number {
 export const formatPercent = (percent: number): string => `${percent.toFixed(4)}%`;
 
 /**
- * A token amount the server wrote for display ("1,234.567891234567891234") cut to at most 4
- * decimals, rounded down, as every amount in a dialog is (SPEC §9).
+ * A token amount the server wrote for display ("1,234.567891234567891234", "14,902,465.224")
+ * with exactly 4 decimals, rounded down: the way `formatTokens` writes the wallet table's, so a
+ * dialog and the table beside it read alike (SPEC §9).
  *
  * @example
  * tokensShown("1,234.567891"); // "1,234.5678"
+ * tokensShown("14,902,465.224"); // "14,902,465.2240"
  */
-export const tokensShown = (display: string): string => display.replace(/(\.\d{4})\d+$/, "$1");
+export const tokensShown = (display: string): string => {
+  const [whole = "0", fraction = ""] = display.split(".");
+  return `${whole}.${fraction.slice(0, SHOWN_DECIMALS).padEnd(SHOWN_DECIMALS, "0")}`;
+};
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 

@@ -1,5 +1,12 @@
-import type { emptyWalletsRoute, SellRoute, SellTransaction, TxStatusEntry } from "@bundler/shared";
+import {
+  type emptyWalletsRoute,
+  plural,
+  type SellRoute,
+  type SellTransaction,
+  type TxStatusEntry,
+} from "@bundler/shared";
 import type { RouteResponse } from "../../../lib/api-client.ts";
+import { toWei } from "../../../lib/bnb.ts";
 
 export type ProgressStatus = TxStatusEntry["status"];
 
@@ -20,6 +27,10 @@ export interface ProgressRow {
   route: SellRoute | null;
   /** A sale's floor, BNB (decimal): it reverts rather than fetch less; null otherwise. */
   minOut: string | null;
+  /** The block it landed in, once mined (or reverted). */
+  blockNumber: string | null;
+  /** A landed sale's tokens (smallest units) and the BNB it fetched; null until then. */
+  sale: { tokens: string; bnb: string } | null;
 }
 
 /** A sell's answer as dialog rows: sent ones start pending, refused ones are failed already. */
@@ -41,6 +52,8 @@ export function rowsFromSell(transactions: readonly SellTransaction[]): Progress
       reason: unsent ? (tx.error ?? "No transaction was sent") : tx.error,
       route: tx.route,
       minOut: tx.kind === "sell" ? tx.minOut : null,
+      blockNumber: null,
+      sale: null,
     });
   }
   return rows;
@@ -63,6 +76,8 @@ export function rowsFromEmpty(results: readonly EmptyResult[]): ProgressRow[] {
     reason: result.success ? null : (result.error ?? "No transaction was sent"),
     route: null,
     minOut: null,
+    blockNumber: null,
+    sale: null,
   }));
 }
 
@@ -80,7 +95,8 @@ export const allFinished = (rows: readonly ProgressRow[]): boolean =>
  */
 export function applyStatuses(
   rows: readonly ProgressRow[],
-  statuses: readonly Pick<TxStatusEntry, "hash" | "status" | "reason">[],
+  statuses: readonly (Pick<TxStatusEntry, "hash" | "status" | "reason"> &
+    Partial<Pick<TxStatusEntry, "blockNumber" | "sale">>)[],
 ): readonly ProgressRow[] {
   const byHash = new Map(statuses.map((entry) => [entry.hash.toLowerCase(), entry]));
   let changed = false;
@@ -88,7 +104,13 @@ export function applyStatuses(
     const entry = row.hash ? byHash.get(row.hash.toLowerCase()) : undefined;
     if (row.status !== "pending" || !entry || entry.status === "pending") return row;
     changed = true;
-    return { ...row, status: entry.status, reason: entry.reason ?? row.reason };
+    return {
+      ...row,
+      status: entry.status,
+      reason: entry.reason ?? row.reason,
+      blockNumber: entry.blockNumber ?? null,
+      sale: entry.sale ?? null,
+    };
   });
   return changed ? next : rows;
 }
@@ -102,4 +124,35 @@ export const progressSummary = (rows: readonly ProgressRow[]): string =>
  * were split over more than one bundle; null for one bundle (or none: public).
  */
 export const bundlesSummary = (bundles: number): string | null =>
-  bundles > 1 ? `Sent privately in ${bundles} bundles, for consecutive blocks.` : null;
+  bundles > 1 ? `Sent privately in ${plural(bundles, "bundle")}, for consecutive blocks.` : null;
+
+/** "120", "120 and 121", "120, 121 and 122". */
+const listed = (items: readonly string[]): string =>
+  items.length <= 1
+    ? (items[0] ?? "")
+    : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+
+/** The blocks the rows landed in (mined or reverted), lowest first. */
+export const landedBlocks = (rows: readonly ProgressRow[]): string[] =>
+  [...new Set(rows.flatMap((row) => (row.blockNumber ? [row.blockNumber] : [])))].sort((a, b) =>
+    BigInt(a) < BigInt(b) ? -1 : 1,
+  );
+
+/** What the landed sales sold (token units) and fetched (wei) in all. */
+export function salesTotal(rows: readonly ProgressRow[]): { tokens: bigint; bnb: bigint } {
+  let tokens = 0n;
+  let bnb = 0n;
+  for (const row of rows) {
+    if (!row.sale) continue;
+    tokens += BigInt(row.sale.tokens);
+    bnb += toWei(row.sale.bnb) ?? 0n;
+  }
+  return { tokens, bnb };
+}
+
+/** "block 120" or "blocks 120 and 121"; null while nothing landed. */
+export const blocksWords = (rows: readonly ProgressRow[]): string | null => {
+  const blocks = landedBlocks(rows);
+  if (blocks.length === 0) return null;
+  return `${blocks.length === 1 ? "block" : "blocks"} ${listed(blocks)}`;
+};

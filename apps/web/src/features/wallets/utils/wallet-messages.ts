@@ -1,3 +1,4 @@
+import { plural } from "@bundler/shared";
 import { ApiError } from "../../../lib/api-error.ts";
 
 /** What the wallet manager tells the user (SPEC §8, "Wallets" and the success messages). */
@@ -5,10 +6,10 @@ export const WALLETS_MESSAGES = {
   emptyFailed: "Something went wrong with emptying the wallets, please try again.",
   sellFailed: "Something went wrong with selling the tokens, please try again.",
   developerSellFailed: "Something went wrong with selling developer tokens, please try again.",
-  emptied: (count: number) => `${count} wallets emptied successfully`,
+  emptied: (count: number) => `${plural(count, "wallet")} emptied successfully`,
   /** Some of the wallets emptied, not all: how many did not, and the first reason. */
   emptyPartlyFailed: (count: number, reason: string | null) =>
-    `${count} wallets could not be emptied${reason ? `: ${reason}` : ""}`,
+    `${plural(count, "wallet")} could not be emptied${reason ? `: ${reason}` : ""}`,
   noTokens: "No tokens found",
 } as const;
 

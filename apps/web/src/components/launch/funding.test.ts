@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planFixture } from "../../../testing/fixtures.ts";
+import { planFixture } from "../../testing/fixtures.ts";
 import { faucetAmount, fundingRowsOf, isShort } from "./funding.ts";
 
 const row = { role: "bundle", address: "0xAbC", required: "0.1" };
