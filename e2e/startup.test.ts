@@ -48,25 +48,28 @@ describe("npm start", () => {
     }
   });
 
-  test("mints no key on a real network: it prints how to mint one, and the RPC without secrets", async () => {
-    const server = await startServer({
+  test("refuses a real network it cannot reach, before minting a key, and shows the RPC without its secrets", async () => {
+    const started = await startServer({
       env: {
         CHAIN: "bsc-testnet",
         TREASURY_ADDRESS: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
         MASTER_KEY: "ab".repeat(32),
-        // Nothing listens on port 1: the start does not wait for the chain.
+        // Nothing listens on port 1: the preflight's RPC check fails at once.
         RPC_URL: "https://user:pass-secret@127.0.0.1:1/key-secret?apikey=query-secret",
       },
-    });
-    try {
-      const output = server.output();
-      expect(server.superadminKey).toBeNull();
-      expect(output).toContain("npm run admin:key -- --role superadmin");
-      expect(output).toContain("chain: bsc-testnet (https://127.0.0.1:1)");
-      expect(output).not.toMatch(/secret/);
-    } finally {
-      await server.stop();
-    }
+    }).then(
+      async (server) => {
+        await server.stop();
+        return "started";
+      },
+      (error: Error) => error.message,
+    );
+    expect(started).toContain(
+      "Cannot start: the preflight of bsc-testnet (https://127.0.0.1:1) failed, nothing was started",
+    );
+    expect(started).toContain("FAIL RPC: reachable: the RPC did not answer eth_chainId");
+    expect(started).not.toMatch(/Superadmin access key/);
+    expect(started).not.toMatch(/secret/);
   });
 
   test("sends test BNB from the faucet to any address, to a visitor without a key too", async ({

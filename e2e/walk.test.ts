@@ -199,9 +199,12 @@ describe("a first walk, as a new user takes it", () => {
       expect(await sold.count()).toBe(4);
       for (const row of await sold.all()) {
         const text = (await row.textContent()) ?? "";
-        const fetched = Number(/fetched (\d+\.\d{4}) BNB/.exec(text)?.[1]);
-        const floor = Number(/floor (\d+\.\d{4}) BNB/.exec(text)?.[1]);
-        expect(fetched).toBeGreaterThanOrEqual(floor);
+        const fetchedText = (await row.getByTestId("tx-fetched").textContent()) ?? "";
+        const floorText = (await row.getByTestId("tx-floor").textContent()) ?? "";
+        expect(fetchedText).toMatch(/^fetched \d+\.\d{4} BNB$/);
+        expect(floorText).toMatch(/^gets at least \d+\.\d{4} BNB$/);
+        const amount = (words: string) => Number(/(\d+\.\d{4}) BNB/.exec(words)?.[1]);
+        expect(amount(fetchedText)).toBeGreaterThanOrEqual(amount(floorText));
         expect(text).toMatch(/sell [\d,]+\.\d{4}/);
       }
       await shoot(other, "07-sell-dialog", "screen");

@@ -103,7 +103,7 @@ const main = async () => {
       await database.close();
       releaseDataDir();
       throw new ConfigError(
-        `the preflight failed, nothing was started:\n${lines.join("\n")}\n(npm run preflight prints every check)`,
+        `the preflight of ${profile.name} (${displayUrl(rpcUrl)}) failed, nothing was started:\n${lines.join("\n")}\n(npm run preflight prints every check)`,
       );
     }
     if (lines.length > 0) say(`Preflight passed, with warnings:\n${lines.join("\n")}`);

@@ -133,6 +133,7 @@ describe("chain reads shared per block", () => {
         status: "success",
         blockNumber: pending.body.statuses[0].blockNumber,
         reason: null,
+        sale: null,
       });
     expect(proxy.seen).toHaveLength(0);
   });

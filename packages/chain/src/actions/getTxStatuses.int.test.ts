@@ -190,7 +190,7 @@ describe("getTxStatuses", () => {
     });
 
     expect(statuses).toEqual([
-      { hash: bought, status: "success", blockNumber: block },
+      { hash: bought, status: "success", blockNumber: block, sale: null },
       { hash: slipped, status: "failed", blockNumber: block, reason: REVERT_MESSAGES.Slippage },
       { hash: waiting, status: "pending" },
       { hash: zeroSell, status: "failed", blockNumber: block, reason: REVERT_MESSAGES.ZA },
@@ -208,7 +208,12 @@ describe("getTxStatuses", () => {
     await mine();
     proxy.reset();
     const [later] = await getTxStatuses(proxy.url, { hashes: [waiting] });
-    expect(later).toEqual({ hash: waiting, status: "success", blockNumber: block + 1n });
+    expect(later).toEqual({
+      hash: waiting,
+      status: "success",
+      blockNumber: block + 1n,
+      sale: null,
+    });
     expect(proxy.seen).toEqual([receiptsOnly(1)]);
   });
 

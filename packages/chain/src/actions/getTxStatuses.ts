@@ -1,5 +1,6 @@
 import { decodeErrorResult, type Hex, hexToBigInt } from "viem";
 import { describeRevert } from "../errors.ts";
+import { type SaleOutcome, type SaleReceipt, saleOutcomeOf } from "./getSaleOutcomes.ts";
 import { rpcBatch } from "./rpcBatch.ts";
 
 export interface GetTxStatusesParameters {
@@ -8,13 +9,13 @@ export interface GetTxStatusesParameters {
 
 export type TxStatus =
   | { hash: Hex; status: "pending" }
-  | { hash: Hex; status: "success"; blockNumber: bigint }
+  /** `sale`: what it sold and fetched, read from the same receipt (null: not a sale). */
+  | { hash: Hex; status: "success"; blockNumber: bigint; sale: SaleOutcome | null }
   | { hash: Hex; status: "failed"; blockNumber: bigint; reason: string };
 
 export type GetTxStatusesReturnType = TxStatus[];
 
-interface Receipt {
-  status: Hex;
+interface Receipt extends SaleReceipt {
   blockNumber: Hex;
 }
 interface Transaction {
@@ -48,7 +49,8 @@ export const getTxStatuses = async (
     const receipt = receipts[i]?.result;
     if (!receipt) return { hash, status: "pending" };
     const blockNumber = hexToBigInt(receipt.blockNumber);
-    if (receipt.status === "0x1") return { hash, status: "success", blockNumber };
+    if (receipt.status === "0x1")
+      return { hash, status: "success", blockNumber, sale: saleOutcomeOf(receipt) };
     return {
       hash,
       status: "failed",

@@ -348,6 +348,7 @@ describe("POST /api/bundle/developer/sell", () => {
 describe("POST /api/bundle/tx/status for a sell", () => {
   it("answers a public sell's record: pending until mined, then success", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const tokens = await held(bundle.token, bundle.wallets[0]?.address as Address);
     await testChain.setBlockTime(0);
     let hash: string | null | undefined;
     try {
@@ -361,7 +362,7 @@ describe("POST /api/bundle/tx/status for a sell", () => {
       hash = sells(body.transactions as SellTransaction[])[0]?.hash;
       const pending = await call("POST", "/api/bundle/tx/status", { txHashes: [hash] });
       expect(pending.body.statuses).toEqual([
-        { hash, status: "pending", blockNumber: null, reason: null },
+        { hash, status: "pending", blockNumber: null, reason: null, sale: null },
       ]);
     } finally {
       await testChain.setBlockTime();
@@ -377,7 +378,13 @@ describe("POST /api/bundle/tx/status for a sell", () => {
         { timeout: 10_000 },
       )
       .toEqual([
-        { hash, status: "success", blockNumber: mined.blockNumber.toString(), reason: null },
+        {
+          hash,
+          status: "success",
+          blockNumber: mined.blockNumber.toString(),
+          reason: null,
+          sale: { tokens: tokens.toString(), bnb: expect.stringMatching(/^0\.\d+$/) },
+        },
       ]);
   });
 

@@ -142,6 +142,10 @@ export class TxService {
             status: s.status,
             blockNumber: s.blockNumber.toString(),
             reason: s.status === "failed" ? s.reason : null,
+            sale:
+              s.status === "success" && s.sale
+                ? { tokens: s.sale.tokens.toString(), bnb: formatEther(s.sale.bnb) }
+                : null,
           },
         ];
       }),
@@ -220,7 +224,10 @@ export class TxService {
  * it out (undefined), so the answer is not kept and the next poll reads it again.
  */
 const withSales = async (chain: ChainContext, answers: Map<string, TxStatusEntry>) => {
-  const mined = [...answers.entries()].filter(([, entry]) => entry.status === "success");
+  // A status read from the chain carries its sale already (one receipt read for both).
+  const mined = [...answers.entries()].filter(
+    ([, entry]) => entry.status === "success" && entry.sale === undefined,
+  );
   for (const [hash, entry] of answers)
     if (entry.status !== "success") answers.set(hash, { ...entry, sale: null });
   if (mined.length === 0) return;

@@ -292,8 +292,8 @@ describe("selling from the bundle's wallets", () => {
       "fetched 0.0205 BNB",
     ]);
     expect(screen.getAllByTestId("tx-floor").map((f) => f.textContent)).toEqual([
-      "floor 0.0095 BNB",
-      "floor 0.0095 BNB",
+      "gets at least 0.0095 BNB",
+      "gets at least 0.0095 BNB",
     ]);
     expect(screen.getAllByTestId("tx-block").map((b) => b.textContent)).toEqual([
       "block 120",
