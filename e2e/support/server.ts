@@ -115,3 +115,28 @@ export const startServer = async (
     },
   };
 };
+
+/**
+ * The local chain's block rhythm, through its dev builder (the URL the banner prints): a test
+ * that must see what lands in the block right after another pauses the chain and mines by hand.
+ */
+export const chainControl = (server: RunningServer) => {
+  const url = /builder (http:\/\/\S+)/.exec(server.output())?.[1];
+  if (!url) throw new Error(`no builder URL in the server's banner:\n${server.output()}`);
+  const call = async (method: string, params: unknown[]) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    const answer = (await response.json()) as { error?: { message: string } };
+    if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+  };
+  return {
+    /** No block until `mine` or `resume`. */
+    pause: () => call("dev_setBlockTime", [0]),
+    /** A block every `seconds` again (the servers' 0.25 s). */
+    resume: (seconds = 0.25) => call("dev_setBlockTime", [seconds]),
+    mine: () => call("dev_mine", []),
+  };
+};
