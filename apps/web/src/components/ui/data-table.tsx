@@ -15,6 +15,14 @@ const LOOK = {
     th: "px-3 py-2 font-normal",
     td: "whitespace-nowrap px-3 py-2 tabular-nums",
   },
+  /** Rows of sentences (checks, findings): words wrap, long addresses break, nothing scrolls. */
+  prose: {
+    frame: "rounded-sm border border-line",
+    table: "w-full text-left text-sm",
+    head: "bg-raised text-xs text-faint",
+    th: "px-3 py-2 font-normal",
+    td: "px-3 py-2 [overflow-wrap:anywhere]",
+  },
   /** A long list in a side panel: small type, scrolls under a sticky header. */
   dense: {
     frame: "max-h-[320px] overflow-y-auto rounded-sm border border-line",

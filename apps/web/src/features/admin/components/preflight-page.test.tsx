@@ -71,6 +71,15 @@ describe("the preflight page", () => {
       "use a node that runs BSC v1.6.3 or later",
     ]);
     expect(builder?.textContent).toContain("warning");
+    // At a phone's width, the same words one check a block.
+    const [rpcItem] = screen.getAllByTestId("preflight-item");
+    expect(
+      [...(rpcItem as HTMLElement).querySelectorAll("p")].map((line) => line.textContent),
+    ).toEqual([
+      "FAILED RPC: eth_simulateV1 (essential)",
+      "the RPC does not answer eth_simulateV1 (method not found): every launch is simulated with it before it is signed",
+      "What to do: use a node that runs BSC v1.6.3 or later",
+    ]);
   });
 
   it("checks again when asked", async () => {

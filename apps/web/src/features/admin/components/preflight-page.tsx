@@ -20,7 +20,7 @@ const columns = [
     header: "Status",
     cell: (info) => {
       const { label, className } = STATUS[info.getValue()];
-      return <span className={className}>{label}</span>;
+      return <span className={`whitespace-nowrap ${className}`}>{label}</span>;
     },
   }),
   column.accessor("area", { header: "Area" }),
@@ -71,7 +71,34 @@ export function PreflightPage() {
                 : `Not ready: an essential check failed on ${result.chain}. Fix what it says before any money moves.`}
             </p>
             <p className="text-xs text-dim">checked {formatDateTime(result.checkedAt)}</p>
-            <DataTable data={result.checks} columns={columns} rowTestId="preflight-row" />
+            <div className="hidden sm:block">
+              <DataTable
+                data={result.checks}
+                columns={columns}
+                rowTestId="preflight-row"
+                look="prose"
+              />
+            </div>
+            {/* A phone's width: one check a block, its words under its name. */}
+            <ul className="flex flex-col gap-2 sm:hidden">
+              {result.checks.map((check) => (
+                <li
+                  key={`${check.area}:${check.name}`}
+                  data-testid="preflight-item"
+                  className="rounded-sm border border-line px-3 py-2 text-sm [overflow-wrap:anywhere]"
+                >
+                  <p>
+                    <span className={STATUS[check.status].className}>
+                      {STATUS[check.status].label}
+                    </span>{" "}
+                    <span className="text-dim">{check.area}:</span> {check.name}
+                    {check.essential && <span className="text-dim"> (essential)</span>}
+                  </p>
+                  <p className="text-dim">{check.detail}</p>
+                  {check.fix && <p className="text-accent">What to do: {check.fix}</p>}
+                </li>
+              ))}
+            </ul>
           </>
         )}
       </div>
