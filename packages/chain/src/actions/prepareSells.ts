@@ -135,6 +135,32 @@ export const saleCallData = (
         });
 
 /**
+ * What a fee-on-transfer DEX sale (which answers nothing) paid the seller: the router's last
+ * WBNB unwrap in its logs (a tax dispatch inside the sale unwraps for the token before it);
+ * null when there is none.
+ */
+export const routerPayout = (
+  logs: ReadonlyArray<{ address: Address; data: Hex; topics: readonly Hex[] }>,
+  { weth, router }: { weth: Address; router: Address },
+): bigint | null => {
+  let amountOut: bigint | null = null;
+  for (const log of logs) {
+    if (!isAddressEqual(log.address, weth)) continue;
+    try {
+      const event = decodeEventLog({
+        abi: wethWithdrawalAbi,
+        data: log.data,
+        topics: log.topics as [Hex, ...Hex[]],
+      });
+      if (isAddressEqual(event.args.src, router)) amountOut = event.args.wad;
+    } catch {
+      // Not an unwrap.
+    }
+  }
+  return amountOut;
+};
+
+/**
  * Everything many sells of one token need before they are signed, in three RPC requests
  * whatever their number: one multicall (the token's route, every wallet's tokens, BNB and
  * allowances), one `eth_simulateV1` that runs every approval and sale in order in one block
@@ -269,18 +295,7 @@ export const prepareSells = async (
   /** What the simulated sale paid: the router's amounts on the DEX, TokenSale on the curve. */
   function quoteOf(p: Planned, sold: SimulatedCall): TradeQuote | null {
     if (route === "dex" && taxed) {
-      // The fee-on-transfer variant answers nothing: the seller's payout is the router's
-      // last unwrap (a tax dispatch inside the sale unwraps for the token before it).
-      let amountOut: bigint | null = null;
-      for (const log of sold.logs ?? []) {
-        if (!isAddressEqual(log.address, weth)) continue;
-        try {
-          const event = decodeEventLog({ abi: wethWithdrawalAbi, ...log });
-          if (isAddressEqual(event.args.src, router)) amountOut = event.args.wad;
-        } catch {
-          // Not an unwrap.
-        }
-      }
+      const amountOut = routerPayout(sold.logs ?? [], { weth, router });
       return amountOut === null ? null : { route, amountIn: p.amount, amountOut, fee: 0n };
     }
     if (route === "dex") {
