@@ -46,6 +46,10 @@ export {
   getSellableTokens,
 } from "./actions/getSellableTokens.ts";
 export {
+  type GetTaxTokenEarningsReturnType,
+  getTaxTokenEarnings,
+} from "./actions/getTaxTokenEarnings.ts";
+export {
   type GetTokenHoldingsParameters,
   type GetTokenHoldingsReturnType,
   getTokenHoldings,
@@ -65,6 +69,7 @@ export {
   type GetTokenKindParameters,
   type GetTokenKindReturnType,
   getTokenKind,
+  isTaxTemplate,
   kindRefusal,
   V1_REFUSAL,
   X_MODE_BIT,

@@ -9,6 +9,7 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 import {BondingCurve} from "./BondingCurve.sol";
 import {IUniswapV2Factory, IUniswapV2Pair, IUniswapV2Router02, IWETH} from "./interfaces/IUniswapV2.sol";
 import {LaunchToken} from "./LaunchToken.sol";
+import {TaxToken, TaxTokenFactory} from "./TaxToken.sol";
 
 /// @notice A local stand-in for four.meme's TokenManager2: the same function selectors,
 /// events and revert codes, a bonding curve that graduates to a Uniswap V2 pair.
@@ -66,10 +67,17 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
     /// @notice `template & X_MODE`: an exclusive token, bought only through four.meme's signed buy.
     uint256 public constant X_MODE = 0x10000;
     uint256 private constant STATUS_COMPLETED = 3;
+    /// @notice The template of the tax tokens createToken makes: creator type 5, TaxToken.
+    uint256 public constant TAX_TOKEN_TEMPLATE = 5 << 10;
+    /// @dev A tax token's args carry the TaxToken config after `creator`: their head is
+    /// 13 words, so the name's offset (their first word) is 0x1a0 instead of 0xc0.
+    uint256 private constant TAX_ARGS_NAME_OFFSET = 13 * 32;
 
     IUniswapV2Router02 public immutable router;
     IUniswapV2Factory public immutable dexFactory;
     address public immutable weth;
+    /// @notice Where createToken's tax tokens are deployed from.
+    TaxTokenFactory public immutable taxTokenFactory;
     /// @notice BNB the curve raises when all of its 800M tokens are sold ("maxFunds").
     uint256 public immutable graduationFunds;
 
@@ -124,9 +132,13 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         dexFactory = IUniswapV2Factory(router_.factory());
         weth = router_.WETH();
         graduationFunds = graduationFunds_;
+        taxTokenFactory = new TaxTokenFactory();
     }
 
-    /// @notice args = abi.encode(name, symbol, launchTime, requestId, preSale, creator), signed
+    /// @notice args = abi.encode(name, symbol, launchTime, requestId, preSale, creator), or for a
+    /// tax token abi.encode(name, symbol, launchTime, requestId, preSale, creator, (feeRate,
+    /// rateFounder, rateHolder, rateBurn, rateLiquidity, founder, minShare)) (TaxToken.Config:
+    /// feeRate in basis points, rates in percent summing to 100, minShare in token wei), signed
     /// by the launch signer (EIP-191 personal sign of keccak256(abi.encode(chainid, this,
     /// keccak256(args)))). msg.value must cover _launchFee + preSale + preSale ×
     /// _tradingFeeRate / 10000 (four.meme's create-guide); what it sends above that is refunded
@@ -144,9 +156,7 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         // CREATE2 keyed by the request id (used once): the address depends on the args alone,
         // not on how many launches landed before this one, so a bundle's buys, signed for the
         // address its simulation gave, buy this token whatever lands first.
-        address token = address(
-            new LaunchToken{salt: bytes32(a.requestId)}(a.name, a.symbol, dexFactory, weth)
-        );
+        address token = _deployToken(a, args);
         tokens[token].creator = a.creator;
         tokens[token].launchTime = a.launchTime;
         tokens[token].version = 2;
@@ -311,10 +321,25 @@ contract LaunchpadManager is Ownable, ReentrancyGuard {
         );
         (address signer, ECDSA.RecoverError error, ) = ECDSA.tryRecover(digest, signature);
         require(error == ECDSA.RecoverError.NoError && signer == launchSigner, "Signer");
+        // The six leading fields read the same from either form (a tax token's args have the
+        // config after them): the strings' offsets are absolute within the args.
         (a.name, a.symbol, a.launchTime, a.requestId, a.preSale, a.creator) = abi.decode(
             args,
             (string, string, uint256, uint256, uint256, address)
         );
+    }
+
+    /// @dev A LaunchToken, or a TaxToken (template TAX_TOKEN_TEMPLATE) when the args carry its
+    /// config; CREATE2 keyed by the request id either way.
+    function _deployToken(CreateArgs memory a, bytes calldata args) private returns (address token) {
+        if (args.length < 32 || uint256(bytes32(args[:32])) != TAX_ARGS_NAME_OFFSET)
+            return address(new LaunchToken{salt: bytes32(a.requestId)}(a.name, a.symbol, dexFactory, weth));
+        (, , , , , , TaxToken.Config memory tax) = abi.decode(
+            args,
+            (string, string, uint256, uint256, uint256, address, TaxToken.Config)
+        );
+        token = taxTokenFactory.deploy(bytes32(a.requestId), a.name, a.symbol, router, tax);
+        tokens[token].template = TAX_TOKEN_TEMPLATE;
     }
 
     function _openState(address token) private view returns (TokenState storage state) {

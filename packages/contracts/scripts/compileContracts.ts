@@ -7,6 +7,7 @@ export const artifactContracts = [
   "LaunchpadManager",
   "LaunchpadHelper",
   "LaunchToken",
+  "TaxToken",
   "Multicall3",
   "RejectsBnb",
 ] as const;

@@ -4,6 +4,9 @@ export {
   createTokenArgsHash,
   encodeCreateTokenArgs,
   signCreateTokenArgs,
+  type TaxTokenConfig,
+  type TokenTaxInfo,
+  taxTokenConfigOf,
 } from "./createTokenArgs.ts";
 export {
   type BuyQuote,
@@ -37,6 +40,7 @@ export {
   LaunchTokenArtifact,
   Multicall3Artifact,
   RejectsBnbArtifact,
+  TaxTokenArtifact,
 } from "./generated/artifacts.ts";
 export {
   type BuildArtifact,

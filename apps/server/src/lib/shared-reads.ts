@@ -36,6 +36,7 @@ export const tokenHoldings = (
       "holdings",
       params.token,
       params.helper ?? "",
+      params.launchpad ?? "",
       (params.spenders ?? []).join(","),
       params.addresses.join(","),
     ]

@@ -33,6 +33,7 @@ const wallet = (n: number, role: PnlWallet["role"] = "bundle"): PnlWallet => ({
   emptiedWei: "0",
   tokens: (1_000_000n * BNB).toString(),
   exitWei: pnlWei("0.15"),
+  taxTokens: "0",
 });
 
 /**
@@ -42,6 +43,7 @@ const wallet = (n: number, role: PnlWallet["role"] = "bundle"): PnlWallet => ({
  */
 export const pnlFixture = (overrides: Partial<PnlAnswer> = {}): PnlAnswer => ({
   totals: pnlTotals(),
+  taxToken: null,
   wallets: [wallet(0, "developer"), wallet(1), wallet(3)],
   lines: [
     {

@@ -72,6 +72,20 @@ describe("a sale's outcome from its receipt", () => {
     expect(outcome).toEqual({ tokens: TOKENS, bnb: 7n * 10n ** 16n });
   });
 
+  it("on the DEX, of a tax token: the seller's tokens sent (its tax too) and only the router's last unwrap, the seller's, not the tax dispatch's before it (tax guide §4)", () => {
+    const tax = TOKENS / 20n;
+    const outcome = saleOutcomeOf(
+      receipt(ROUTER, [
+        transfer(TOKEN as Hex, PAIR, 10n ** 20n),
+        withdrawal(ROUTER, 3n * 10n ** 15n),
+        transfer(SELLER, TOKEN as Hex, tax),
+        transfer(SELLER, PAIR, TOKENS - tax),
+        withdrawal(ROUTER, 7n * 10n ** 16n),
+      ]),
+    );
+    expect(outcome).toEqual({ tokens: TOKENS, bnb: 7n * 10n ** 16n });
+  });
+
   it("is none for a transaction that moved none of the sender's tokens, such as a buy", () => {
     expect(saleOutcomeOf(receipt(LAUNCHPAD, [transfer(LAUNCHPAD, SELLER, TOKENS)]))).toBeNull();
     expect(saleOutcomeOf(receipt(TOKEN, []))).toBeNull();

@@ -47,7 +47,8 @@ const decode = (
 /**
  * A receipt's sale, from its logs: the tokens the seller's `Transfer`s sent away, and the BNB
  * it received: the launchpad's `TokenSale` (proceeds less the trading fee) on the curve, or the
- * WETH the DEX router unwrapped for it (`Withdrawal` by the router) after graduation. Null when
+ * WETH the DEX router unwrapped for it (its last `Withdrawal` by the router: a tax token's
+ * dispatch inside the sale unwraps for the token before it) after graduation. Null when
  * the transaction failed or moved none of the seller's tokens (an approval, a transfer, a buy).
  *
  * @example
@@ -59,6 +60,7 @@ export const saleOutcomeOf = (receipt: SaleReceipt): SaleOutcome | null => {
   const called = receipt.to;
   let tokens = 0n;
   let bnb = 0n;
+  let unwrapped = 0n;
   for (const log of receipt.logs) {
     const transfer = decode(erc20Abi, log);
     if (transfer?.eventName === "Transfer") {
@@ -77,10 +79,10 @@ export const saleOutcomeOf = (receipt: SaleReceipt): SaleOutcome | null => {
     const withdrawal = decode(wethAbi, log);
     if (withdrawal?.eventName === "Withdrawal") {
       const { src, wad } = withdrawal.args as { src: Hex; wad: bigint };
-      if (isAddressEqual(src, called)) bnb += wad;
+      if (isAddressEqual(src, called)) unwrapped = wad;
     }
   }
-  return tokens > 0n ? { tokens, bnb } : null;
+  return tokens > 0n ? { tokens, bnb: bnb + unwrapped } : null;
 };
 
 /**

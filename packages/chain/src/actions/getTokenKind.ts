@@ -10,6 +10,13 @@ export const X_MODE_BIT = 0x10000n;
 /** four.meme's creator type, `(template >> 10) & 0x3F` (tax guide §2.1): 5, 8, 9 are tax tokens. */
 export const creatorTypeOf = (template: bigint): bigint => (template >> 10n) & 0x3fn;
 
+/**
+ * A tax token (creator type 5, 8 or 9; tax guide §1): its DEX transfers are taxed, so its DEX
+ * sales go through the router's fee-on-transfer variant, whose pair input is what arrived.
+ */
+export const isTaxTemplate = (template: bigint | null): boolean =>
+  template !== null && [5n, 8n, 9n].includes(creatorTypeOf(template));
+
 /** Why this app does not trade a TokenManager V1 token, in words. */
 export const V1_REFUSAL =
   "it was launched on four.meme's first TokenManager (V1, before 2024-09-05), whose trades this app does not make";

@@ -1,4 +1,4 @@
-import { LaunchpadManagerArtifact } from "@bundler/contracts";
+import { LaunchpadManagerArtifact, TaxTokenArtifact } from "@bundler/contracts";
 import {
   type Address,
   decodeEventLog,
@@ -9,10 +9,12 @@ import {
   isAddressEqual,
   maxUint256,
 } from "viem";
+import { readContract } from "viem/actions";
 import { ChainError, InsufficientFundsError, SimulationRevertError } from "../errors.ts";
 import { buyCall } from "./buyToken.ts";
 import { getTokenHoldings } from "./getTokenHoldings.ts";
-import { saleCallData } from "./prepareSells.ts";
+import { creatorTypeOf, isTaxTemplate } from "./getTokenKind.ts";
+import { routerPayout, saleCallData } from "./prepareSells.ts";
 import { quoteBuyOn } from "./quoteBuy.ts";
 import { roundedCurveSell } from "./quoteSell.ts";
 import { routerAbi } from "./routerAbi.ts";
@@ -82,7 +84,23 @@ export const prepareBump = async (
   const route = routeOf(holdings.info, { token, launchpad, template: holdings.template });
   const held = holdings.holdings[0];
   const quote = await quoteBuyOn(client, route, { ...params });
-  const tokens = route === "curve" ? roundedCurveSell(quote.amountOut) : quote.amountOut;
+  // A tax token's DEX buy hands the wallet the pair's amount less its tax (tax guide §4).
+  const taxed = route === "dex" && isTaxTemplate(holdings.template);
+  if (taxed && creatorTypeOf(holdings.template ?? 0n) !== 5n)
+    throw new ChainError(
+      `token ${token} is a TaxToken8/9, whose DEX tax this app does not price: bump it on the curve only`,
+    );
+  const tax = taxed
+    ? (quote.amountOut *
+        (await readContract(client, {
+          address: token,
+          abi: TaxTokenArtifact.abi,
+          functionName: "feeRate",
+        }))) /
+      10_000n
+    : 0n;
+  const bought = route === "curve" ? roundedCurveSell(quote.amountOut) : quote.amountOut;
+  const tokens = bought - tax;
   if (tokens <= 0n) throw new ChainError(`a buy of ${funds} wei buys no whole units of ${token}`);
   const deadline = holdings.timestamp + 120n;
   const buy = buyCall(quote, {
@@ -91,7 +109,7 @@ export const prepareBump = async (
     weth,
     token,
     recipient: wallet,
-    minAmount: tokens,
+    minAmount: bought,
     deadline,
   });
   const spender = route === "curve" ? launchpad : router;
@@ -118,6 +136,7 @@ export const prepareBump = async (
       amount: tokens,
       minFunds: 0n,
       deadline,
+      taxed,
     }),
   };
   const planned: Array<{ role: BumpCall["role"]; request: BumpCall["request"] }> = [
@@ -141,7 +160,11 @@ export const prepareBump = async (
   });
   const sold = results[results.length - 1];
   const returned =
-    route === "curve" ? curveProceeds(sold?.logs ?? [], launchpad, wallet) : bnbOut(sold?.data);
+    route === "curve"
+      ? curveProceeds(sold?.logs ?? [], launchpad, wallet)
+      : taxed
+        ? (routerPayout(sold?.logs ?? [], { weth, router }) ?? 0n)
+        : bnbOut(sold?.data);
   const gasCost = calls.reduce((sum, c) => sum + c.gas, 0n) * gasPrice;
   const balance = held?.bnb ?? 0n;
   const need = quote.msgValue + gasCost + (params.extraCost ?? 0n);

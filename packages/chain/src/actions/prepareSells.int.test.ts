@@ -4,6 +4,7 @@ import {
   GWEI_UNIT,
   LaunchpadManagerArtifact,
   quoteSell,
+  taxTokenConfigOf,
   tradingFee,
 } from "@bundler/contracts";
 import {
@@ -21,6 +22,7 @@ import { InsufficientFundsError, InsufficientTokensError } from "../errors.ts";
 import { buyToken } from "./buyToken.ts";
 import { getTokenInfo } from "./getTokenInfo.ts";
 import { type PreparedSell, prepareSells } from "./prepareSells.ts";
+import { routerAbi } from "./routerAbi.ts";
 import { prepareSell, sellToken } from "./sellToken.ts";
 import { startTradingTestChain, type TradingTestChain } from "./startTradingTestChain.ts";
 
@@ -144,6 +146,47 @@ describe("prepareSells", () => {
     expect(landed.blocks.size).toBe(1);
     expect(landed.statuses.every((s) => s === "success")).toBe(true);
     expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
+  });
+
+  it("sells a graduated tax token through the router's fee-on-transfer swap, pricing each sale after the tax dispatch of the one before, every sale landing with its quote above its floor (tax guide §4)", async () => {
+    const recipient = await chain.wallet(0n);
+    const token = await chain.createToken({
+      tax: taxTokenConfigOf({
+        feeRate: 5,
+        burnRate: 20,
+        divideRate: 30,
+        liquidityRate: 40,
+        recipientRate: 10,
+        recipientAddress: recipient.address,
+        minSharing: 100000,
+      }),
+    });
+    const accounts = await holders(token, 3);
+    await buyToken(chain.client, {
+      ...addresses(),
+      account: await chain.wallet(),
+      token,
+      funds: parseEther("2"),
+    });
+    const amounts = await Promise.all(accounts.map((a) => held(token, a)));
+    const { route, gasPrice, sells } = await prepareSells(chain.client, {
+      ...addresses(),
+      token,
+      sellers: accounts.map((a, i) => ({ address: a.address, amount: amounts[i] as bigint })),
+    });
+    expect(route).toBe("dex");
+    const ready = sells.map(prepared);
+    for (const sell of ready) {
+      const call = decodeFunctionData({ abi: routerAbi, data: sell.sale.request.data });
+      expect(call.functionName).toBe("swapExactTokensForETHSupportingFeeOnTransferTokens");
+      expect(sell.minFunds).toBe((sell.quote.amountOut * 9_500n) / 10_000n);
+    }
+    const landed = await landTogether(accounts, ready, gasPrice);
+    expect(landed.blocks.size).toBe(1);
+    expect(landed.statuses.every((s) => s === "success")).toBe(true);
+    expect(landed.gained).toEqual(ready.map((s) => s.quote.amountOut));
+    // The second sale dispatched the first one's tax: the recipient was paid in WBNB.
+    expect(await chain.tokenBalance(chain.contracts.weth, recipient.address)).toBeGreaterThan(0n);
   });
 
   it("signs each curve sale's floor on the gross curve quote, as TokenManager2 compares minFunds (trade-guide §4.2): the simulated gross less the slippage; minOut, what the seller gets at least, is that floor less the launchpad's fee", async () => {

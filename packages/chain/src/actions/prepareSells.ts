@@ -18,8 +18,9 @@ import {
   SimulationRevertError,
 } from "../errors.ts";
 import { type GetTokenHoldingsReturnType, getTokenHoldings } from "./getTokenHoldings.ts";
+import { isTaxTemplate } from "./getTokenKind.ts";
 import { GWEI_UNIT_SELL_HINT, roundedCurveSell } from "./quoteSell.ts";
-import { routerAbi } from "./routerAbi.ts";
+import { routerAbi, wethWithdrawalAbi } from "./routerAbi.ts";
 import type { AnyClient } from "./signedWrite.ts";
 import { withMargin } from "./signedWrite.ts";
 import { peakGasOf, revertOf, type SimulatedCall, simulateCalls } from "./simulation.ts";
@@ -99,7 +100,9 @@ export interface PrepareSellsReturnType {
  * A sale's calldata with its floor `minFunds`: on the curve four.meme's router variant
  * `sellToken(origin, token, amount, minFunds, feeRate, feeRecipient)` (no router fee: rate 0,
  * the seller as recipient; `minFunds` is compared with the gross curve quote), on the DEX
- * `swapExactTokensForETH` with `amountOutMin`.
+ * `swapExactTokensForETH` with `amountOutMin`, or for a tax token (`taxed`) its
+ * fee-on-transfer variant, which prices what reached the pair after the token's tax (tax
+ * guide §4: the tax is taken on transfers to the pair; the plain swap would revert `K`).
  */
 export const saleCallData = (
   route: TradeRoute,
@@ -110,19 +113,52 @@ export const saleCallData = (
     amount: bigint;
     minFunds: bigint;
     deadline: bigint;
+    taxed?: boolean;
   },
 ): Hex =>
-  route === "curve"
+  route === "dex" && p.taxed
     ? encodeFunctionData({
-        abi: LaunchpadManagerArtifact.abi,
-        functionName: "sellToken",
-        args: [0n, p.token, p.amount, p.minFunds, 0n, p.seller],
-      })
-    : encodeFunctionData({
         abi: routerAbi,
-        functionName: "swapExactTokensForETH",
+        functionName: "swapExactTokensForETHSupportingFeeOnTransferTokens",
         args: [p.amount, p.minFunds, [p.token, p.weth], p.seller, p.deadline],
+      })
+    : route === "curve"
+      ? encodeFunctionData({
+          abi: LaunchpadManagerArtifact.abi,
+          functionName: "sellToken",
+          args: [0n, p.token, p.amount, p.minFunds, 0n, p.seller],
+        })
+      : encodeFunctionData({
+          abi: routerAbi,
+          functionName: "swapExactTokensForETH",
+          args: [p.amount, p.minFunds, [p.token, p.weth], p.seller, p.deadline],
+        });
+
+/**
+ * What a fee-on-transfer DEX sale (which answers nothing) paid the seller: the router's last
+ * WBNB unwrap in its logs (a tax dispatch inside the sale unwraps for the token before it);
+ * null when there is none.
+ */
+export const routerPayout = (
+  logs: ReadonlyArray<{ address: Address; data: Hex; topics: readonly Hex[] }>,
+  { weth, router }: { weth: Address; router: Address },
+): bigint | null => {
+  let amountOut: bigint | null = null;
+  for (const log of logs) {
+    if (!isAddressEqual(log.address, weth)) continue;
+    try {
+      const event = decodeEventLog({
+        abi: wethWithdrawalAbi,
+        data: log.data,
+        topics: log.topics as [Hex, ...Hex[]],
       });
+      if (isAddressEqual(event.args.src, router)) amountOut = event.args.wad;
+    } catch {
+      // Not an unwrap.
+    }
+  }
+  return amountOut;
+};
 
 /**
  * Everything many sells of one token need before they are signed, in three RPC requests
@@ -187,8 +223,9 @@ export const prepareSells = async (
     functionName: "approve",
     args: [spender, maxUint256],
   });
+  const taxed = isTaxTemplate(holdings.template);
   const saleData = (seller: Address, amount: bigint, minFunds: bigint): Hex =>
-    saleCallData(route, { token, weth, seller, amount, minFunds, deadline });
+    saleCallData(route, { token, weth, seller, amount, minFunds, deadline, taxed });
   const info = holdings.info;
   const selling = planned.filter((p): p is Planned => "amount" in p);
   const calls = selling.flatMap((p) => [
@@ -257,6 +294,10 @@ export const prepareSells = async (
 
   /** What the simulated sale paid: the router's amounts on the DEX, TokenSale on the curve. */
   function quoteOf(p: Planned, sold: SimulatedCall): TradeQuote | null {
+    if (route === "dex" && taxed) {
+      const amountOut = routerPayout(sold.logs ?? [], { weth, router });
+      return amountOut === null ? null : { route, amountIn: p.amount, amountOut, fee: 0n };
+    }
     if (route === "dex") {
       const amounts = decodeFunctionResult({
         abi: routerAbi,

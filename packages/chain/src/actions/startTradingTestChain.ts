@@ -3,6 +3,7 @@ import {
   encodeCreateTokenArgs,
   LaunchpadManagerArtifact,
   signCreateTokenArgs,
+  type TaxTokenConfig,
 } from "@bundler/contracts";
 import {
   type Address,
@@ -79,8 +80,8 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
     return account;
   };
 
-  /** A fresh token, created by a new wallet, nothing bought yet. */
-  const createToken = async (): Promise<Address> => {
+  /** A fresh token, created by a new wallet, nothing bought yet; a type-5 tax token with `tax`. */
+  const createToken = async ({ tax }: { tax?: TaxTokenConfig } = {}): Promise<Address> => {
     const creator = await wallet();
     const args = encodeCreateTokenArgs({
       name: "Trade Test",
@@ -89,6 +90,7 @@ export const startTradingTestChain = async ({ graduationFunds = parseEther("1") 
       requestId: requestId++,
       preSale: 0n,
       creator: creator.address,
+      ...(tax ? { tax } : {}),
     });
     const signature = await signCreateTokenArgs({
       signer,

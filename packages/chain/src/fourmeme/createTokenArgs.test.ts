@@ -64,7 +64,7 @@ describe("createTokenArgs", () => {
     expect(await create()).toEqual({ createArg: "0xc0ffee", signature: "0xAB12" });
   });
 
-  test("the fake API refuses a create body the official script would not send (four-meme-ai create-token-api.ts)", async () => {
+  test("the fake API refuses a create body the official script would not send (four-meme-ai create-token-api.ts), and a tokenTaxInfo that breaks create-guide §3.4's rules", async () => {
     const accessToken = await loginFourMeme(client, { account: deployer });
     const imgUrl = await uploadTokenImage(client, { account: deployer, image: pngImage });
     const body = {
@@ -96,6 +96,20 @@ describe("createTokenArgs", () => {
     expect(await post(withoutDex)).toBe(400);
     expect(await post({ ...body, webUrl: "" })).toBe(400);
     expect(await post({ ...body, tokenTaxInfo: null })).toBe(400);
+    const tax = {
+      feeRate: 5,
+      burnRate: 20,
+      divideRate: 30,
+      liquidityRate: 40,
+      recipientRate: 10,
+      recipientAddress: "0x1234567890123456789012345678901234567890",
+      minSharing: 100000,
+    };
+    expect(await post({ ...body, tokenTaxInfo: tax })).toBe(200);
+    expect(await post({ ...body, tokenTaxInfo: { ...tax, feeRate: 4 } })).toBe(400);
+    expect(await post({ ...body, tokenTaxInfo: { ...tax, burnRate: 21 } })).toBe(400);
+    expect(await post({ ...body, tokenTaxInfo: { ...tax, recipientAddress: "" } })).toBe(400);
+    expect(await post({ ...body, tokenTaxInfo: { ...tax, minSharing: 10000 } })).toBe(400);
   });
 
   test("fails with FourMemeResponseError when createArg is not hex", async () => {

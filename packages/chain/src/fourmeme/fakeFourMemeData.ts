@@ -77,8 +77,26 @@ export const createBodySchema = z.looseObject({
   onlyMPC: z.boolean(),
   clickFun: z.boolean(),
   funGroup: z.boolean(),
-  /** Only for a tax token (create guide §3.4); its rules are not checked here. */
-  tokenTaxInfo: z.looseObject({ feeRate: z.number() }).optional(),
+  /** Only for a tax token; refused as four.meme documents its rules (create guide §3.4). */
+  tokenTaxInfo: z
+    .looseObject({
+      feeRate: z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(10)]),
+      burnRate: z.number().int().min(0),
+      divideRate: z.number().int().min(0),
+      liquidityRate: z.number().int().min(0),
+      recipientRate: z.number().int().min(0),
+      recipientAddress: z.union([z.literal(""), addressSchema]),
+      minSharing: z.number().refine((n) => /^[1-9]0{5,}$/.test(String(n)), "d × 10^n, n ≥ 5"),
+    })
+    .refine(
+      (t) => t.burnRate + t.divideRate + t.liquidityRate + t.recipientRate === 100,
+      "the four rates must sum to 100",
+    )
+    .refine(
+      (t) => (t.recipientRate === 0) === (t.recipientAddress === ""),
+      'recipientAddress is "" exactly when recipientRate is 0',
+    )
+    .optional(),
 });
 
 /** Modelled on the entries four.meme's `GET /public/config` lists. */

@@ -2,12 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   DELAY_MESSAGES,
+  draftInputSchema,
+  isMinSharing,
   MAX_DELAY_SECONDS,
+  TAX_MESSAGES,
   TOKEN_AMOUNT_MESSAGE,
   TRADING_FEE_MESSAGE,
   tokenInfoSchema,
   walletConfigSchema,
 } from "./drafts.ts";
+import { describeRequestProblem } from "./field-labels.ts";
 import { BNB_AMOUNT_LIMIT_MESSAGE } from "./money.ts";
 
 const delays = (minDelay: unknown, maxDelay: unknown) =>
@@ -112,5 +116,60 @@ describe("walletConfigSchema bounds", () => {
     );
     expect(firstMessage(walletConfigSchema.safeParse({ tip: "abc" }))).toBe("Tip must be a number");
     expect(walletConfigSchema.safeParse({ tip: "999999999.5" }).success).toBe(true);
+  });
+});
+
+describe("a draft's tokenTaxInfo (four.meme's create guide §3.4)", () => {
+  const tax = {
+    feeRate: 5,
+    burnRate: 20,
+    divideRate: 30,
+    liquidityRate: 40,
+    recipientRate: 10,
+    recipientAddress: "0x1234567890123456789012345678901234567890",
+    minSharing: 100000,
+  };
+  const problem = (patch: Record<string, unknown>) =>
+    describeRequestProblem(draftInputSchema, {
+      tokenInfo: {
+        name: "Moon",
+        symbol: "MOON",
+        description: "d",
+        tokenTaxInfo: { ...tax, ...patch },
+      },
+    })?.error ?? null;
+
+  it("accepts the guide's example and keeps it with four.meme's names", () => {
+    expect(problem({})).toBeNull();
+    expect(tokenInfo({ tokenTaxInfo: tax })).toMatchObject({
+      success: true,
+      data: { tokenTaxInfo: tax },
+    });
+  });
+
+  it("refuses each broken rule with a sentence naming the field", () => {
+    expect(problem({ feeRate: 4 })).toBe("Tax fee rate must be 1%, 3%, 5% or 10%");
+    expect(problem({ divideRate: 31 })).toBe(
+      "Burn, dividend, liquidity and recipient shares must add up to 100% (they add up to 101%)",
+    );
+    expect(problem({ liquidityRate: 39.5, divideRate: 30.5 })).toBe(
+      "Dividend share must be a whole percent from 0 to 100",
+    );
+    expect(problem({ recipientAddress: "" })).toBe(
+      "Recipient address is required when the recipient share is over 0%",
+    );
+    expect(problem({ minSharing: 150000 })).toBe(TAX_MESSAGES.minSharing);
+    expect(problem({ minSharing: 10000 })).toBe(TAX_MESSAGES.minSharing);
+    expect(problem({ recipientRate: 0, burnRate: 30, recipientAddress: "" })).toBeNull();
+  });
+
+  it("takes d × 10^n with n ≥ 5 and 1 ≤ d ≤ 9 as the minimum balance for dividends, nothing else", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 5, max: 14 }), (d, n) =>
+        isMinSharing(d * 10 ** n),
+      ),
+    );
+    for (const wrong of [0, 10000, 99999, 110000, 1000001, 1e21, -100000, 100000.5])
+      expect(isMinSharing(wrong)).toBe(false);
   });
 });

@@ -132,6 +132,8 @@ export const planLaunchRoute = defineRoute({
         .max(MAX_BUNDLE_WALLETS),
       /** The delayed-bundle sniper (one of `wallets`): held back from the bundle. */
       delaySnipeAddress: addressSchema.optional(),
+      /** A tax token: its create deploys the bigger TaxToken, budgeted more gas. */
+      taxToken: z.boolean().default(false),
     }),
     {
       deployerAddress: "Deployer address",

@@ -22,6 +22,7 @@ export const PNL_KINDS = [
   "launch-fee",
   "opening",
   "funding",
+  "tax",
 ] as const;
 export type PnlKind = (typeof PNL_KINDS)[number];
 
@@ -88,6 +89,11 @@ export const pnlWalletSchema = z.object({
   tokens: weiSchema,
   /** What this wallet's sale returns in the one-block exit simulation. */
   exitWei: weiSchema,
+  /**
+   * Tokens a tax token's tax took from this wallet's DEX sales (tax guide §4: `amount ×
+   * feeRate / 10000` of each sale, kept by the token); "0" for a plain token.
+   */
+  taxTokens: weiSchema.default("0"),
 });
 export type PnlWallet = z.infer<typeof pnlWalletSchema>;
 
@@ -147,6 +153,19 @@ export const bundlePnlRoute = defineRoute({
     bnbUsd: z.number().nullable(),
     /** The block the exit value and balances were read at. */
     asOfBlock: z.string(),
+    /**
+     * A type-5 tax token's tax (tax guide §4): its rate in basis points, the launch's
+     * recipient address and the WBNB it and the holders have earned; null for a plain token.
+     */
+    taxToken: z
+      .object({
+        feeRate: z.number(),
+        recipient: addressSchema,
+        recipientEarnedWei: weiSchema,
+        holdersEarnedWei: weiSchema,
+      })
+      .nullable()
+      .default(null),
   }),
 });
 

@@ -208,6 +208,8 @@ export class AutosellWaves {
       token: getAddress(token),
       addresses: wallets,
       helper: chain.trade.helper,
+      // The template too: a tax token's DEX sales go through the fee-on-transfer swap.
+      launchpad: chain.launchpad,
       spenders: [chain.launchpad, chain.trade.router],
     });
     // As the sale reads it (sellAmounts): the percent's exact decimal, in 18 decimals.

@@ -1,7 +1,8 @@
 import { FourMemeHttpError } from "@bundler/chain";
+import type { TokenInfo } from "@bundler/shared";
 import { parseEther } from "viem";
 import { describe, expect, it } from "vitest";
-import { decodeLogo, describeFourMemeError, feeOf } from "./create-args.ts";
+import { decodeLogo, describeFourMemeError, feeOf, tokenTaxInfo } from "./create-args.ts";
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a];
 const JPEG = [0xff, 0xd8, 0xff, 0xe0];
@@ -22,6 +23,22 @@ describe("the four.meme step", () => {
     expect(() => decodeLogo("data:image/png;base64,")).toThrow(
       "the draft's logo could not be read: edit the draft and upload it again",
     );
+  });
+
+  it('sends tokenTaxInfo with recipientAddress "" when the recipient\'s share is 0, whatever the form held (create-guide §3.4)', () => {
+    const tax = {
+      feeRate: 5,
+      burnRate: 50,
+      divideRate: 50,
+      liquidityRate: 0,
+      recipientRate: 0,
+      recipientAddress: "0x1234567890123456789012345678901234567890",
+      minSharing: 100000,
+    };
+    const info = { tokenTaxInfo: tax } as TokenInfo;
+    expect(tokenTaxInfo(info)).toEqual({ ...tax, recipientAddress: "" });
+    const paid = { ...tax, burnRate: 40, recipientRate: 10 };
+    expect(tokenTaxInfo({ tokenTaxInfo: paid } as TokenInfo)).toEqual(paid);
   });
 
   it("reads the creation fee from the raise config when it is a BNB amount", () => {

@@ -14,7 +14,7 @@ import {
   loginFourMeme,
   uploadTokenImage,
 } from "@bundler/chain";
-import { encodeCreateTokenArgs, signCreateTokenArgs } from "@bundler/contracts";
+import { encodeCreateTokenArgs, signCreateTokenArgs, taxTokenConfigOf } from "@bundler/contracts";
 import { bnbWords, type TokenInfo } from "@bundler/shared";
 import { type Hex, type LocalAccount, parseEther } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
@@ -52,6 +52,8 @@ export const createArgsFor = async (
     requestId: BigInt(`0x${randomBytes(16).toString("hex")}`),
     preSale: parseEther(tokenInfo.preSale || "0"),
     creator: creator.address,
+    // What four.meme's backend does with tokenTaxInfo (create guide §3.4): a type-5 tax token.
+    ...(tokenInfo.tokenTaxInfo ? { tax: taxTokenConfigOf(tokenTaxInfo(tokenInfo)) } : {}),
   });
   const signature = await signCreateTokenArgs({
     signer: keyAccount(chain.launchSignerKey),
@@ -91,6 +93,7 @@ const fromFourMeme = async (
       twitterUrl: tokenInfo.twitter,
       telegramUrl: tokenInfo.telegram,
       preSale: tokenInfo.preSale || "0",
+      ...(tokenInfo.tokenTaxInfo ? { tokenTaxInfo: tokenTaxInfo(tokenInfo) } : {}),
     },
     imgUrl,
     raisedToken,
@@ -100,6 +103,16 @@ const fromFourMeme = async (
 };
 
 const bnb = bnbWords;
+
+/**
+ * The draft's tax settings as four.meme's create API takes `tokenTaxInfo` (create guide §3.4):
+ * `recipientAddress` "" when the recipient's share is 0, whatever the form held.
+ */
+export const tokenTaxInfo = (tokenInfo: TokenInfo) => {
+  const tax = tokenInfo.tokenTaxInfo;
+  if (!tax) throw new ChainError("the draft is not a tax token");
+  return { ...tax, recipientAddress: tax.recipientRate > 0 ? tax.recipientAddress : "" };
+};
 
 /** A decimal BNB amount from the raise config (`deployCost`), or null when it has none. */
 export const feeOf = (value: unknown): bigint | null => {

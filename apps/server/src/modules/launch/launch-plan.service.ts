@@ -14,6 +14,8 @@ export interface PlanRequest {
   tip: string;
   wallets: Array<{ address: string; buyValue: string }>;
   delaySnipeAddress?: string | undefined;
+  /** A tax token: its create is budgeted more gas. */
+  taxToken?: boolean | undefined;
 }
 
 const PAID = ["paid", "executing", "executed"];
@@ -47,6 +49,7 @@ export class LaunchPlanService {
         sniper,
         launchFee: this.launchFee,
         launchFeePaid: false,
+        taxToken: request.taxToken,
       },
       costs,
     );
@@ -76,6 +79,7 @@ export class LaunchPlanService {
         sniper: sniperOf(config),
         launchFee: payment ? BigInt(payment.amount) : this.launchFee,
         launchFeePaid: PAID.includes(row.status),
+        taxToken: Boolean(info.tokenTaxInfo),
       },
       costs,
     );

@@ -121,6 +121,22 @@ describe("launch plan", () => {
     expect(required.get(TIP_PAYER)).toBe(parseEther("0.001") + LAUNCH_GAS.tip * gwei);
   });
 
+  it("budgets a tax token's create (it deploys a TaxToken: 1.93M gas with a creator buy, 2.36M with the signing margin) more gas than a plain one's", () => {
+    const gwei = parseGwei("1");
+    const deployerNeeds = (taxToken: boolean) => {
+      const plan = planLaunch(input({ taxToken }), costs());
+      return {
+        required: wei(plan.funding.find((f) => f.address === DEPLOYER)?.required ?? "0"),
+        gas: plan.costs.gas.create,
+      };
+    };
+    const plain = deployerNeeds(false);
+    const taxed = deployerNeeds(true);
+    expect(taxed.gas).toBe(3_000_000);
+    expect(taxed.gas).toBeGreaterThan((1_930_000 * 12) / 10 + 50_000);
+    expect(taxed.required - plain.required).toBe((LAUNCH_GAS.taxCreate - LAUNCH_GAS.create) * gwei);
+  });
+
   it("adds the tips to the deployer when it pays them, one per bundle", () => {
     const wallets = Array.from({ length: 60 }, (_, i) => ({
       address: address(i),

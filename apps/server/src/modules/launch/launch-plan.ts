@@ -8,11 +8,13 @@ import { quoteSequence, sharePercent } from "./curve-sequence.ts";
  * Gas budgets for funding a launch before it exists. At launch the chain layer signs each
  * transaction with the gas the node's simulation measured (plus a margin), which stays under
  * these ceilings: a buy on our launchpad uses under 200k (the buy that fills the curve and
- * graduates it, several million), a create under 1.2M, a tip transfer 21k. A wallet funded
+ * graduates it, several million), a create under 1.2M (a tax token's, which deploys a
+ * TaxToken, 1.93M with a creator buy: 2.36M with the margin), a tip transfer 21k. A wallet funded
  * with its `required` amount therefore always covers its launch-time need.
  */
 export const LAUNCH_GAS = {
   create: 2_000_000n,
+  taxCreate: 3_000_000n,
   buy: 300_000n,
   graduatingBuy: 6_000_000n,
   tip: 21_000n,
@@ -43,6 +45,8 @@ export interface LaunchPlanInput {
   sniper: Address | null;
   launchFee: bigint;
   launchFeePaid: boolean;
+  /** A tax token (tokenTaxInfo set): its create is budgeted `LAUNCH_GAS.taxCreate`. */
+  taxToken?: boolean;
 }
 
 type Role = LaunchPlan["funding"][number]["roles"][number];
@@ -79,7 +83,8 @@ export const planLaunch = (input: LaunchPlanInput, costs: LaunchCosts): LaunchPl
     funding.set(address.toLowerCase(), entry);
   };
 
-  const createGas = LAUNCH_GAS.create * gasPrice;
+  const createLimit = input.taxToken ? LAUNCH_GAS.taxCreate : LAUNCH_GAS.create;
+  const createGas = createLimit * gasPrice;
   // The create sends launchFee + preSale + preSale × tradingFeeRate / 10000 (create guide §4).
   const creatorBuyFee = preSaleFee(input.preSale, costs.curve.tradingFeeRate);
   const walletGas: bigint[] = [];
@@ -160,7 +165,7 @@ export const planLaunch = (input: LaunchPlanInput, costs: LaunchCosts): LaunchPl
       gasPrice: gasPrice.toString(),
       gasPriceGwei: formatGwei(gasPrice),
       gas: {
-        create: Number(LAUNCH_GAS.create),
+        create: Number(createLimit),
         buy: Number(LAUNCH_GAS.buy),
         graduatingBuy: Number(LAUNCH_GAS.graduatingBuy),
         tip: Number(LAUNCH_GAS.tip),

@@ -14,6 +14,8 @@ export interface BundleWorth {
   exitTotal: bigint;
   /** The curve's last price, wei per whole token (0 when unknown). */
   price: bigint;
+  /** `_tokenInfos(token).template` (its kind: a tax token's creator type), null when unread. */
+  template: bigint | null;
 }
 
 const WHOLE_TOKEN = 10n ** 18n;
@@ -37,7 +39,8 @@ export const bundleWorth = (
       token: getAddress(token),
       addresses: wallets,
       ...(trade ? { helper: trade.helper } : {}),
-      ...(launchpad && trade ? { spenders: [launchpad, trade.router] } : {}),
+      // The template too: a tax token's DEX exit sells through the fee-on-transfer swap.
+      ...(launchpad && trade ? { launchpad, spenders: [launchpad, trade.router] } : {}),
     });
     const holdings = new Map(
       read.holdings.map((h) => [h.address.toLowerCase(), { bnb: h.bnb, token: h.token }]),
@@ -65,6 +68,7 @@ export const bundleWorth = (
       exit,
       exitTotal: [...exit.values()].reduce((sum, v) => sum + v, 0n),
       price: read.info?.lastPrice ?? 0n,
+      template: read.template ?? null,
     };
   });
 };

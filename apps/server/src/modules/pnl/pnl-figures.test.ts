@@ -38,6 +38,7 @@ const worth = (bnb: Record<string, bigint>, exit = 0n): BundleWorth => ({
   exit: new Map(),
   exitTotal: exit,
   price: 0n,
+  template: null,
 });
 
 describe("totalsOf", () => {

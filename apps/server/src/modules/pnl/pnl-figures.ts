@@ -89,6 +89,7 @@ export const walletsOf = (
       emptiedWei: sum(own, (r) => r.kind === "empty").toString(),
       tokens: (worth.holdings.get(address)?.token ?? 0n).toString(),
       exitWei: (worth.exit.get(address) ?? 0n).toString(),
+      taxTokens: sum(own, (r) => r.kind === "tax", "tokens").toString(),
     };
   });
 

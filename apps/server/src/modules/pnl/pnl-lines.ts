@@ -143,28 +143,43 @@ export const linesOfReceipt = (
   if (what.purpose === "bundle-sell" && !sold && context.weth) {
     const sale = dexSale(receipt, context.weth, bundle.token, from);
     if (sale) lines.push(line(sale.at, "sale", from, payerRole, sale.wad, sale.tokens));
+    // A tax token's tax on the sale: the tokens it moved from the seller to itself.
+    if (sale && sale.taxTokens > 0n)
+      lines.push(line(sale.taxAt, "tax", from, payerRole, 0n, sale.taxTokens));
   }
   return lines;
 };
 
-/** A sale through the DEX router: the WBNB it unwrapped for the seller and the tokens it took. */
+/**
+ * A sale through the DEX router: the WBNB it unwrapped for the seller (the receipt's last
+ * unwrap: a tax token's dispatch inside the sale unwraps for the token before it), the tokens
+ * it took, and of those the tax the token kept (transfers from the seller to the token).
+ */
 const dexSale = (receipt: ReceiptLike, weth: Address, token: string, seller: string) => {
   let at: number | null = null;
   let wad = 0n;
   let tokens = 0n;
+  let taxTokens = 0n;
+  let taxAt = 0;
   for (const log of receipt.logs) {
     if (same(log.address, weth)) {
       const event = decodedWeth(log);
       if (event) {
         at = log.logIndex ?? 0;
-        wad += event.args.wad;
+        wad = event.args.wad;
       }
     } else if (same(log.address, token)) {
       const event = decodedTransfer(log);
-      if (event && same(event.args.from, seller)) tokens += event.args.value;
+      if (event && same(event.args.from, seller)) {
+        tokens += event.args.value;
+        if (same(event.args.to, token)) {
+          taxTokens += event.args.value;
+          taxAt = log.logIndex ?? 0;
+        }
+      }
     }
   }
-  return at === null ? null : { at, wad, tokens };
+  return at === null ? null : { at, wad, tokens, taxTokens, taxAt };
 };
 
 type RawLog = Pick<Log, "data" | "topics">;

@@ -1,3 +1,4 @@
+import { creatorTypeOf, getTaxTokenEarnings } from "@bundler/chain";
 import { getAddress } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import type { BundlesRepository } from "../bundles/bundles.repository.ts";
@@ -40,6 +41,19 @@ export class PnlService {
       drift: driftOf(bundle, rows, worth, inFlight),
       bnbUsd,
       asOfBlock: worth.blockNumber.toString(),
+      taxToken: await this.taxToken(chain, bundle, worth.template),
+    };
+  }
+
+  /** A type-5 tax token's rate and what its recipient and holders have earned; null otherwise. */
+  private async taxToken(chain: ChainContext, bundle: PnlBundle, template: bigint | null) {
+    if (template === null || creatorTypeOf(template) !== 5n) return null;
+    const earned = await getTaxTokenEarnings(chain.client, { token: getAddress(bundle.token) });
+    return {
+      feeRate: Number(earned.feeRate),
+      recipient: earned.recipient,
+      recipientEarnedWei: earned.recipientEarned.toString(),
+      holdersEarnedWei: earned.holdersEarned.toString(),
     };
   }
 

@@ -1,4 +1,4 @@
-import { TOKEN_TAGS } from "@bundler/shared";
+import { TAX_FEE_RATES, TOKEN_TAGS } from "@bundler/shared";
 import { Field } from "../../../components/ui/field.tsx";
 import { Input } from "../../../components/ui/input.tsx";
 import { Section } from "../../../components/ui/section.tsx";
@@ -7,6 +7,7 @@ import {
   type LaunchForm,
   type SetField,
   type TokenTag,
+  type TokenType,
 } from "../utils/launch-form.ts";
 import type { FieldErrors } from "../utils/validate-launch-form.ts";
 import { LogoInput } from "./logo-input.tsx";
@@ -120,10 +121,103 @@ export function TokenInfoSection({
           />
         </Field>
       </div>
+      <Field label="Token type">
+        <Select
+          aria-label="Token type"
+          value={form.tokenType}
+          onChange={(e) => set("tokenType", e.target.value as TokenType)}
+        >
+          <option value="standard">Standard</option>
+          <option value="tax">Tax token</option>
+        </Select>
+      </Field>
+      {form.tokenType === "tax" && <TaxFields form={form} set={set} errors={errors} />}
       <p className="text-xs text-faint" data-testid="fee-plan-note">
         four.meme's anti-sniper fee mode stays off: it charges the most in a token's first blocks,
         where this launch's own bundle buys land.
       </p>
     </Section>
+  );
+}
+
+const SHARES = [
+  { field: "taxBurn", label: "Burn share (%)" },
+  { field: "taxDividend", label: "Dividend share (%)" },
+  { field: "taxLiquidity", label: "Liquidity share (%)" },
+  { field: "taxRecipient", label: "Recipient share (%)" },
+] as const;
+
+/**
+ * A tax token's settings (four.meme's create guide §3.4): the fee on each DEX buy and sell,
+ * how it is shared out, who receives the recipient's share and what balance earns dividends.
+ */
+function TaxFields({
+  form,
+  set,
+  errors,
+}: {
+  form: LaunchForm;
+  set: SetField;
+  errors: FieldErrors;
+}) {
+  return (
+    <div className="flex flex-col gap-4" data-testid="tax-fields">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Tax fee rate" error={errors.taxFeeRate}>
+          <Select
+            aria-label="Tax fee rate"
+            value={form.taxFeeRate}
+            onChange={(e) => set("taxFeeRate", e.target.value)}
+          >
+            {TAX_FEE_RATES.map((rate) => (
+              <option key={rate} value={String(rate)}>
+                {rate}%
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field
+          label="Minimum balance for dividends (tokens)"
+          error={errors.taxMinSharing}
+          hint="d × 10^n tokens, n ≥ 5: 100000, 200000, 1000000..."
+        >
+          <Input
+            aria-label="Minimum balance for dividends"
+            inputMode="numeric"
+            value={form.taxMinSharing}
+            onChange={(e) => set("taxMinSharing", e.target.value)}
+          />
+        </Field>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-4">
+        {SHARES.map(({ field, label }) => (
+          <Field key={field} label={label} error={errors[field]}>
+            <Input
+              aria-label={label.replace(" (%)", "")}
+              inputMode="numeric"
+              value={form[field]}
+              onChange={(e) => set(field, e.target.value)}
+            />
+          </Field>
+        ))}
+      </div>
+      {errors.taxShares && (
+        <p role="alert" className="text-xs text-bad">
+          {errors.taxShares}
+        </p>
+      )}
+      <Field label="Recipient address" error={errors.taxRecipientAddress}>
+        <Input
+          aria-label="Recipient address"
+          value={form.taxRecipientAddress}
+          placeholder="0x... (needed when the recipient share is over 0%)"
+          onChange={(e) => set("taxRecipientAddress", e.target.value)}
+        />
+      </Field>
+      <p className="text-xs text-faint">
+        The tax is taken on buys and sells on PancakeSwap once the token graduates; on the bonding
+        curve four.meme does not tax this kind of token.
+      </p>
+    </div>
   );
 }

@@ -46,4 +46,49 @@ describe("draft mapping", () => {
     });
     expect(back.wallets[0]).toMatchObject({ buyValue: "0.2", tokenAmount: "1" });
   });
+
+  it("keeps a tax token's settings as tokenTaxInfo with four.meme's names, and reads them back", () => {
+    const form = {
+      ...EMPTY_LAUNCH_FORM,
+      name: "Taxed",
+      ticker: "TAX",
+      description: "d",
+      tokenType: "tax" as const,
+      taxFeeRate: "5",
+      taxBurn: "20",
+      taxDividend: "30",
+      taxLiquidity: "40",
+      taxRecipient: "10",
+      taxRecipientAddress: ADDRESS,
+      taxMinSharing: "1000000",
+    };
+    const input = draftInputSchema.parse(toDraftInput(form, []));
+    expect(input.tokenInfo.tokenTaxInfo).toEqual({
+      feeRate: 5,
+      burnRate: 20,
+      divideRate: 30,
+      liquidityRate: 40,
+      recipientRate: 10,
+      recipientAddress: ADDRESS,
+      minSharing: 1000000,
+    });
+    const draft = {
+      tokenInfo: input.tokenInfo,
+      deployerWallet: null,
+      walletConfig: input.walletConfig,
+    } as unknown as Draft;
+    const back = fromDraft(draft).form;
+    expect(back).toMatchObject({
+      tokenType: "tax",
+      taxBurn: "20",
+      taxRecipientAddress: ADDRESS,
+      taxMinSharing: "1000000",
+    });
+    expect(toDraftInput({ ...back }, []).tokenInfo.tokenTaxInfo).toEqual(
+      input.tokenInfo.tokenTaxInfo,
+    );
+    expect(toDraftInput({ ...form, tokenType: "standard" }, []).tokenInfo).not.toHaveProperty(
+      "tokenTaxInfo",
+    );
+  });
 });

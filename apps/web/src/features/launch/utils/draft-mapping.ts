@@ -4,6 +4,7 @@ import {
   delaySeconds,
   EMPTY_LAUNCH_FORM,
   type LaunchForm,
+  taxInfoOf,
 } from "./launch-form.ts";
 import { walletFromPrivateKey } from "./private-key.ts";
 
@@ -27,6 +28,7 @@ export function toDraftInput(form: LaunchForm, wallets: readonly BundleWallet[])
       tradingFee: form.tradingFee.trim() || "0.25",
       preSale: form.deployerBuy.trim() || "0",
       tag: form.tag,
+      ...(form.tokenType === "tax" ? { tokenTaxInfo: taxInfoOf(form) } : {}),
     },
     deployerWallet: deployer ?? undefined,
     walletConfig: {
@@ -54,6 +56,7 @@ export function fromDraft(draft: Draft): { form: LaunchForm; wallets: BundleWall
   const delay = walletConfig.maxDelay;
   const inMinutes = delay > 0 && delay % 60 === 0;
   const preSale = tokenInfo.preSale === "0" ? "" : tokenInfo.preSale;
+  const tax = tokenInfo.tokenTaxInfo;
   return {
     form: {
       ...EMPTY_LAUNCH_FORM,
@@ -66,6 +69,18 @@ export function fromDraft(draft: Draft): { form: LaunchForm; wallets: BundleWall
       website: tokenInfo.website,
       tradingFee: tokenInfo.tradingFee,
       tag: tokenInfo.tag,
+      ...(tax
+        ? {
+            tokenType: "tax" as const,
+            taxFeeRate: String(tax.feeRate),
+            taxBurn: String(tax.burnRate),
+            taxDividend: String(tax.divideRate),
+            taxLiquidity: String(tax.liquidityRate),
+            taxRecipient: String(tax.recipientRate),
+            taxRecipientAddress: tax.recipientAddress,
+            taxMinSharing: String(tax.minSharing),
+          }
+        : {}),
       deployerPvtk: draft.deployerWallet?.privateKey ?? "",
       deployerBuy: preSale,
       tipPvtk: walletConfig.tipPayer?.privateKey ?? "",

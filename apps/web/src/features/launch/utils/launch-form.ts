@@ -2,6 +2,8 @@ import type { TOKEN_TAGS } from "@bundler/shared";
 
 export type TokenTag = (typeof TOKEN_TAGS)[number];
 export type DelayUnit = "seconds" | "minutes";
+/** "Token type: Standard | Tax token" (four.meme's create guide §3.4). */
+export type TokenType = "standard" | "tax";
 
 /** SPEC §3 Launch form; amounts stay decimal strings. `image` is the compressed data URL. */
 export interface LaunchForm {
@@ -14,6 +16,15 @@ export interface LaunchForm {
   website: string;
   tradingFee: string;
   tag: TokenTag;
+  tokenType: TokenType;
+  /** Tax token fields, percents and tokens as typed (four.meme's `tokenTaxInfo`). */
+  taxFeeRate: string;
+  taxBurn: string;
+  taxDividend: string;
+  taxLiquidity: string;
+  taxRecipient: string;
+  taxRecipientAddress: string;
+  taxMinSharing: string;
   deployerPvtk: string;
   deployerBuy: string;
   tipPvtk: string;
@@ -54,6 +65,14 @@ export const EMPTY_LAUNCH_FORM: LaunchForm = {
   website: "",
   tradingFee: "0.25",
   tag: "Meme",
+  tokenType: "standard",
+  taxFeeRate: "5",
+  taxBurn: "0",
+  taxDividend: "0",
+  taxLiquidity: "0",
+  taxRecipient: "100",
+  taxRecipientAddress: "",
+  taxMinSharing: "100000",
   deployerPvtk: "",
   deployerBuy: "",
   tipPvtk: "",
@@ -72,3 +91,28 @@ export const delaySeconds = (form: Pick<LaunchForm, "delayTime" | "delayUnit">):
   (Number.parseInt(form.delayTime, 10) || 0) * (form.delayUnit === "minutes" ? 60 : 1);
 
 export type SetField = <K extends keyof LaunchForm>(field: K, value: LaunchForm[K]) => void;
+
+/** The form's tax fields as four.meme's `tokenTaxInfo`, numbers as typed (NaN when not one). */
+export const taxInfoOf = (form: LaunchForm) => {
+  const number = (value: string) => (value.trim() === "" ? Number.NaN : Number(value.trim()));
+  return {
+    feeRate: number(form.taxFeeRate),
+    burnRate: number(form.taxBurn),
+    divideRate: number(form.taxDividend),
+    liquidityRate: number(form.taxLiquidity),
+    recipientRate: number(form.taxRecipient),
+    recipientAddress: form.taxRecipientAddress.trim(),
+    minSharing: number(form.taxMinSharing),
+  };
+};
+
+/** Which form field holds each `tokenTaxInfo` field. */
+export const TAX_FORM_FIELDS = {
+  feeRate: "taxFeeRate",
+  burnRate: "taxBurn",
+  divideRate: "taxDividend",
+  liquidityRate: "taxLiquidity",
+  recipientRate: "taxRecipient",
+  recipientAddress: "taxRecipientAddress",
+  minSharing: "taxMinSharing",
+} as const satisfies Record<string, keyof LaunchForm>;

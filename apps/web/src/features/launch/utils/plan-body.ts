@@ -31,6 +31,7 @@ export function planLaunchBody(
       buyValue: buyValue.trim() || "0",
     })),
     ...(addressSchema.safeParse(sniper).success ? { delaySnipeAddress: sniper } : {}),
+    ...(form.tokenType === "tax" ? { taxToken: true } : {}),
   };
   return planLaunchRoute.body.safeParse(body).success ? body : null;
 }

@@ -1,12 +1,21 @@
 import {
   bnbInputError,
   DELAY_MESSAGES,
+  describeIssue,
   MAX_DELAY_SECONDS,
+  TAX_LABELS,
   TRADING_FEE_MESSAGE,
   tokenInfoSchema,
+  tokenTaxInfoSchema,
   tradingFeeSchema,
 } from "@bundler/shared";
-import { type BundleWallet, delaySeconds, type LaunchForm } from "./launch-form.ts";
+import {
+  type BundleWallet,
+  delaySeconds,
+  type LaunchForm,
+  TAX_FORM_FIELDS,
+  taxInfoOf,
+} from "./launch-form.ts";
 import { INVALID_PRIVATE_KEY, walletFromPrivateKey } from "./private-key.ts";
 
 export const LAUNCH_MESSAGES = {
@@ -30,7 +39,8 @@ const URL_RULES = {
   website: { prefixes: ["https://", "http://"], message: LAUNCH_MESSAGES.website },
 } as const;
 
-export type FieldErrors = Partial<Record<keyof LaunchForm, string>>;
+/** Per form field; `taxShares` is the rule between the four tax shares (they sum to 100). */
+export type FieldErrors = Partial<Record<keyof LaunchForm | "taxShares", string>>;
 
 /**
  * The live "form validator" (SPEC §5): what can be wrong while typing. Empty required fields
@@ -64,6 +74,23 @@ export function fieldErrors(form: LaunchForm, wallets: readonly BundleWallet[]):
   if (form.delayTime.trim() && !/^\d+$/.test(form.delayTime.trim()))
     errors.delayTime = LAUNCH_MESSAGES.delay;
   else if (delaySeconds(form) > MAX_DELAY_SECONDS) errors.delayTime = DELAY_MESSAGES.tooLong;
+  if (form.tokenType === "tax") Object.assign(errors, taxErrors(form));
+  return errors;
+}
+
+/**
+ * A tax token's broken rules, each a sentence naming its field (the shared schema's, so the
+ * server says the same): one per field, the shares' sum under `taxShares`.
+ */
+export function taxErrors(form: LaunchForm): FieldErrors {
+  const errors: FieldErrors = {};
+  const parsed = tokenTaxInfoSchema.safeParse(taxInfoOf(form));
+  if (parsed.success) return errors;
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0] as keyof typeof TAX_FORM_FIELDS | undefined;
+    const field = key ? TAX_FORM_FIELDS[key] : "taxShares";
+    errors[field] ??= describeIssue(issue, TAX_LABELS).error;
+  }
   return errors;
 }
 

@@ -46,6 +46,40 @@ describe("the bundle's P&L panel", () => {
     expect(screen.getByTestId("pnl-as-of").textContent).toBe("As of block 40, at $600.00 per BNB.");
   });
 
+  it("for a tax token, says its rate and what the launch's recipient and holders have earned, and each wallet's tax in tokens", async () => {
+    const recipient = "0x1234567890123456789012345678901234567890";
+    const base = pnlFixture();
+    const { handlers } = pnlHandlers({
+      answer: () => ({
+        ...base,
+        taxToken: {
+          feeRate: 500,
+          recipient,
+          recipientEarnedWei: pnlWei("0.0123"),
+          holdersEarnedWei: pnlWei("0.5"),
+        },
+        wallets: base.wallets.map((w, i) =>
+          i === 1 ? { ...w, taxTokens: (52_631n * 10n ** 18n).toString() } : w,
+        ),
+      }),
+    });
+    renderBundlePage(undefined, { handlers });
+    expect((await screen.findByTestId("pnl-tax-token")).textContent).toBe(
+      `Tax token: 5% of each PancakeSwap buy and sell. Its recipient ${recipient} has earned 0.0123 WBNB, its holders 0.5000 WBNB.`,
+    );
+    expect(screen.getAllByTestId("pnl-wallet-tax").map((cell) => cell.textContent)).toEqual([
+      "0.0000",
+      "52,631.0000",
+      "0.0000",
+    ]);
+  });
+
+  it("says nothing of tax for a plain token", async () => {
+    renderBundlePage();
+    await screen.findByTestId("pnl-costWei");
+    expect(screen.queryByTestId("pnl-tax-token")).toBeNull();
+  });
+
   it("shows what empties sent back only once they did", async () => {
     const { handlers } = pnlHandlers({
       answer: () => pnlFixture({ totals: pnlTotals({ emptiedWei: pnlWei("0.25") }) }),

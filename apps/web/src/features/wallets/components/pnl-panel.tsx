@@ -7,10 +7,13 @@ import { useDownloadPnlCsv } from "../api/download-pnl-csv.ts";
 import { useBundlePnl } from "../api/get-bundle-pnl.ts";
 import { useBundlePnlHistory } from "../api/get-bundle-pnl-history.ts";
 import { usePnlReadings } from "../hooks/use-pnl-readings.ts";
+import { bnbFigure, weiOf } from "../utils/pnl-money.ts";
 import { chartPoints } from "../utils/pnl-points.ts";
 import { PnlCostLines } from "./pnl-cost-lines.tsx";
 import { PnlTotals } from "./pnl-totals.tsx";
 import { PnlWalletTable } from "./pnl-wallet-table.tsx";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 // recharts loads only when a bundle's page draws a chart (as the supply chart does).
 const PnlChart = lazy(() => import("./pnl-chart.tsx").then((m) => ({ default: m.PnlChart })));
@@ -82,8 +85,22 @@ export function PnlPanel({
                 <PnlChart points={points} />
               </Suspense>
             )}
+            {data.taxToken && (
+              <p className="text-xs text-dim" data-testid="pnl-tax-token">
+                Tax token: {data.taxToken.feeRate / 100}% of each PancakeSwap buy and sell.{" "}
+                {data.taxToken.recipient === ZERO_ADDRESS
+                  ? "It has no recipient"
+                  : `Its recipient ${data.taxToken.recipient} has earned ${bnbFigure(weiOf(data.taxToken.recipientEarnedWei))} WBNB`}
+                , its holders {bnbFigure(weiOf(data.taxToken.holdersEarnedWei))} WBNB.
+              </p>
+            )}
             <PnlCostLines lines={data.lines} bnbUsd={data.bnbUsd} />
-            <PnlWalletTable wallets={data.wallets} drift={data.drift} explorerUrl={explorerUrl} />
+            <PnlWalletTable
+              wallets={data.wallets}
+              drift={data.drift}
+              explorerUrl={explorerUrl}
+              taxed={data.taxToken !== null}
+            />
           </>
         )}
       </QueryState>

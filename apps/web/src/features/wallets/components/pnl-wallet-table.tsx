@@ -60,7 +60,7 @@ function DriftCell({ drift }: { drift: PnlDrift | null }) {
   );
 }
 
-const columns = (explorerUrl: string | null) =>
+const columns = (explorerUrl: string | null, taxed: boolean) =>
   [
     column.accessor("address", {
       header: "Wallet",
@@ -93,6 +93,18 @@ const columns = (explorerUrl: string | null) =>
       header: "Exit value (BNB)",
       cell: (info) => bnb(info.getValue()),
     }),
+    ...(taxed
+      ? [
+          column.accessor("taxTokens", {
+            header: "Tax (tokens)",
+            cell: (info) => (
+              <span data-testid="pnl-wallet-tax">
+                {formatTokens(toUnits(info.getValue() ?? "0"))}
+              </span>
+            ),
+          }),
+        ]
+      : []),
     column.accessor("drift", {
       header: "Drift",
       cell: (info) => <DriftCell drift={info.getValue()} />,
@@ -104,12 +116,15 @@ export function PnlWalletTable({
   wallets,
   drift,
   explorerUrl,
+  taxed = false,
 }: {
   wallets: readonly PnlWallet[];
   drift: readonly PnlDrift[];
   explorerUrl: string | null;
+  /** A tax token: each wallet's tax (tokens its DEX sales paid) gets a column. */
+  taxed?: boolean;
 }) {
-  const defs = useMemo(() => columns(explorerUrl), [explorerUrl]);
+  const defs = useMemo(() => columns(explorerUrl, taxed), [explorerUrl, taxed]);
   const rows = useMemo(() => walletRows(wallets, drift), [wallets, drift]);
   return (
     <>
