@@ -8,7 +8,7 @@ import { startUnreliableRpc, uniformDelay } from "../apps/server/src/test/unreli
 import { outsideBuy, prepareAutosell } from "./crashes/autosell-work.ts";
 import { runTrials, tallyFigures } from "./crashes/trials.ts";
 import { FEE, prepare, type Server, type Shared } from "./crashes/work.ts";
-import { atMost, type Figure, type Row, zero } from "./row.ts";
+import { atMost, type Figure, type Mode, type Row, zero } from "./row.ts";
 import { prepareRepeatedSell } from "./unreliable-rpc/work.ts";
 
 const KINDS = [
@@ -31,10 +31,15 @@ const SPAN: Record<Kind, number> = {
   bump: 10000,
 };
 
-/** Blocks mined after the shared token's launch: more than one `eth_getLogs` may span. */
-const OLD = 6000;
-/** What the proxy refuses beyond, as BSC's public nodes do (and the server's default range). */
-const MAX_LOG_RANGE = 5000;
+/**
+ * What the proxy refuses `eth_getLogs` beyond, as BSC's public nodes do (the server's range is
+ * the same), and the blocks mined after the shared token's launch: more than one read may span.
+ * The reduced run makes both smaller (the server's block scanners catch up 6,000 blocks slowly).
+ */
+const LOGS: Record<Mode, { range: number; old: number }> = {
+  full: { range: 5000, old: 6000 },
+  reduced: { range: 100, old: 150 },
+};
 
 interface Rule {
   id: string;
@@ -75,9 +80,11 @@ const trialsOn = async (
   trials: number,
   kinds: readonly Kind[],
   seed: number,
-  maxDelayMs: number,
+  mode: Mode,
   log: (line: string) => void,
 ): Promise<Figure[]> => {
+  const maxDelayMs = mode === "full" ? 2000 : 500;
+  const logs = LOGS[mode];
   const database = databaseUrl ? await createPostgresDatabase(databaseUrl) : undefined;
   const treasuryKey = generatePrivateKey();
   const treasury = privateKeyToAccount(treasuryKey).address;
@@ -88,10 +95,11 @@ const trialsOn = async (
     maxLag: 3,
     dropRate: 0.03,
     delayMs: uniformDelay(maxDelayMs),
-    maxLogRange: MAX_LOG_RANGE,
+    maxLogRange: logs.range,
   });
   const server = crashServer("unreliable-rpc-row", {
     LOCAL_RPC_URL: rpc.url,
+    LOGS_MAX_BLOCK_RANGE: String(logs.range),
     LAUNCH_FEE_BNB: "0.01",
     BUMPER_MINUTE_SECONDS: "1",
     KEY_PAYMENT_LIMIT_PER_HOUR: "1000",
@@ -107,7 +115,10 @@ const trialsOn = async (
   try {
     // The set-up goes through calmly: the faults are for the trials.
     rpc.calm();
+    const step = (what: string) =>
+      log(`  ${what} at ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await server.start();
+    step("started");
     await server.setBalance(treasury, parseEther("10"));
     const launched = await launchThrough(server, holdersNeeded * rounds + 1, FEE);
     const shared: Shared = {
@@ -115,8 +126,10 @@ const trialsOn = async (
       token: launched.token,
       holders: launched.input.walletConfig.wallets.map((w) => w.address as Address),
     };
+    step("launched");
     // The token gets old: its launch is further back than one eth_getLogs may reach.
-    await server.rpc("anvil_mine", [`0x${OLD.toString(16)}`]);
+    await server.rpc("anvil_mine", [`0x${logs.old.toString(16)}`]);
+    step("mined");
     // Another user, with a token and a rule of their own, beside the first user's.
     const other = (
       await server.api(
@@ -128,6 +141,7 @@ const trialsOn = async (
     ).body.key as string;
     if (!other) throw new Error("the second user's free key");
     const theirs = await launchThrough(server, 1, FEE, { as: other });
+    step("the other user launched");
     const standing: Standing[] = [
       await standingRule(server, launched.token),
       await standingRule(server, theirs.token, other),
@@ -245,10 +259,9 @@ export const unreliableRpcRow: Row = {
       process.env.UNRELIABLE_RPC_TRIALS ??
         (context.mode === "full" ? 3 * kinds.length : kinds.length),
     );
-    const maxDelayMs = context.mode === "full" ? 2000 : 500;
     const seed = seedFrom(process.env.UNRELIABLE_RPC_SEED);
     context.log(
-      `unreliable-rpc: ${trials} trials a database, answers delayed up to ${maxDelayMs} ms, seed ${seed} (UNRELIABLE_RPC_SEED=${seed} replays the faults and moments)`,
+      `unreliable-rpc: ${trials} trials a database, answers delayed up to ${context.mode === "full" ? 2000 : 500} ms, eth_getLogs refused over ${LOGS[context.mode].range} blocks, seed ${seed} (UNRELIABLE_RPC_SEED=${seed} replays the faults and moments)`,
     );
     const figures = await trialsOn(
       "PGlite",
@@ -256,7 +269,7 @@ export const unreliableRpcRow: Row = {
       trials,
       kinds,
       seed,
-      maxDelayMs,
+      context.mode,
       context.log,
     );
     if (context.databaseUrl)
@@ -267,7 +280,7 @@ export const unreliableRpcRow: Row = {
           trials,
           kinds,
           seed,
-          maxDelayMs,
+          context.mode,
           context.log,
         )),
       );

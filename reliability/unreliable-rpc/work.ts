@@ -21,17 +21,32 @@ export const prepareRepeatedSell = (
   let fromBlock: bigint | undefined;
   let asks = 0;
   let lastAsk = 0;
+  /** Each answer's status, and the first words of each kind of refusal. */
+  const answers = new Map<number, number>();
+  const refusals = new Map<number, string>();
   const ask = async () => {
     asks += 1;
     lastAsk = Date.now();
-    return server.api("POST", "/api/bundle/wallets/sell", {
-      address: token,
-      wallets: [wallet],
-      amount: "50",
-      isPercentage: true,
-      requestId,
-    });
+    const answer = await server
+      .api("POST", "/api/bundle/wallets/sell", {
+        address: token,
+        wallets: [wallet],
+        amount: "50",
+        isPercentage: true,
+        requestId,
+      })
+      .catch(() => ({ status: 0, body: {} }));
+    answers.set(answer.status, (answers.get(answer.status) ?? 0) + 1);
+    if (answer.status !== 200 && !refusals.has(answer.status))
+      refusals.set(answer.status, JSON.stringify(answer.body).slice(0, 200));
+    return answer;
   };
+  const asked = () =>
+    `asked ${asks} times (${[...answers].map(([status, n]) => `${status} ×${n}`).join(", ")})${[
+      ...refusals,
+    ]
+      .map(([status, body]) => `; ${status}: ${body}`)
+      .join("")}`;
   const sales = async () => salesBy(server, token, wallet, fromBlock ?? 0n);
   const settled = async () => {
     const client = server.client();
@@ -61,14 +76,12 @@ export const prepareRepeatedSell = (
       return settled();
     },
     state: async () =>
-      `${await sales()} sales after ${asks} asks; the wallet holds ${await server
-        .client()
-        .readContract({
-          address: token,
-          abi: erc20Abi,
-          functionName: "balanceOf",
-          args: [wallet],
-        })}`,
+      `${await sales()} sales, ${asked()}; the wallet holds ${await server.client().readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet],
+      })}`,
     declaredAfter: async () => [],
     async check() {
       const sold = await sales();
