@@ -70,8 +70,8 @@ export const prepareRepeatedSell = (
       // Landed: asked twice more, then given three blocks for anything it sent to land.
       await ask();
       await ask();
-      const asked = await server.client().getBlockNumber();
-      while ((await server.client().getBlockNumber()) < asked + 3n)
+      const landedAt = await server.client().getBlockNumber();
+      while ((await server.client().getBlockNumber()) < landedAt + 3n)
         await new Promise((resolve) => setTimeout(resolve, 250));
       return settled();
     },
@@ -91,8 +91,7 @@ export const prepareRepeatedSell = (
         missing: sold === 0 ? 1 : 0,
         doubleSales: Math.max(0, sold - 1),
         missedFirings: 0,
-        notes:
-          sold === 1 ? [`asked ${asks} times`] : [`${wallet} sold ${sold} times in ${asks} asks`],
+        notes: sold === 1 ? [asked()] : [`${wallet} sold ${sold} times; ${asked()}`],
       };
     },
   };
