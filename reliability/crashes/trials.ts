@@ -29,6 +29,8 @@ export interface Trials<K extends string> {
   /** Addresses that close the books beside each trial's own (contracts, the builder's tips). */
   closedWith: readonly string[];
   log(line: string): void;
+  /** How long an armed failpoint may take to be reached before the kill comes anyway (default 30 s). */
+  failpointWithinMs?: number;
   /** How long a trial's work may take to finish after the restart (default 180 s). */
   finishWithinMs?: number;
   /** Runs after each trial's checks (a row's checks of its own). */
@@ -71,13 +73,14 @@ export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally
     const answer = await work.start().catch(() => ({ status: 0 }));
     let moment = byFailpoint ? `failpoint ${point}` : `${delay} ms in`;
     if (byFailpoint) {
+      const within = run.failpointWithinMs ?? 30_000;
       const died = await Promise.race([
         server.process.exited().then(() => true),
-        sleep(30_000).then(() => false),
+        sleep(within).then(() => false),
       ]);
       if (died) tally.failpointKills += 1;
       else {
-        moment += " (not reached in 30 s: killed then)";
+        moment += ` (not reached in ${within / 1000} s: killed then)`;
         await server.process.crash();
       }
     } else {

@@ -24,6 +24,7 @@ export const prepareRepeatedSell = (
   /** Each answer's status, and the first words of each kind of refusal. */
   const answers = new Map<number, number>();
   const refusals = new Map<number, string>();
+  let lastAnswer = "";
   const ask = async () => {
     asks += 1;
     lastAsk = Date.now();
@@ -37,8 +38,21 @@ export const prepareRepeatedSell = (
       })
       .catch(() => ({ status: 0, body: {} }));
     answers.set(answer.status, (answers.get(answer.status) ?? 0) + 1);
-    if (answer.status !== 200 && !refusals.has(answer.status))
-      refusals.set(answer.status, JSON.stringify(answer.body).slice(0, 200));
+    if (answer.status === 200) lastAnswer = JSON.stringify(answer.body).slice(0, 600);
+    if (answer.status !== 200 && !refusals.has(answer.status)) {
+      // A 500 is the server's own failure: what it logged goes beside the answer.
+      const logged =
+        answer.status >= 500
+          ? server.process
+              .printed()
+              .split("\n")
+              .filter((line) => /error|fail/i.test(line))
+              .slice(-3)
+              .join(" / ")
+              .slice(0, 1500)
+          : "";
+      refusals.set(answer.status, `${JSON.stringify(answer.body).slice(0, 200)} ${logged}`);
+    }
     return answer;
   };
   const asked = () =>
@@ -46,7 +60,7 @@ export const prepareRepeatedSell = (
       ...refusals,
     ]
       .map(([status, body]) => `; ${status}: ${body}`)
-      .join("")}`;
+      .join("")}; the last 200: ${lastAnswer}`;
   const sales = async () => salesBy(server, token, wallet, fromBlock ?? 0n);
   const settled = async () => {
     const client = server.client();
@@ -76,6 +90,7 @@ export const prepareRepeatedSell = (
       return settled();
     },
     state: async () =>
+      `${server.process.printed().split("\n").slice(-12).join("\n      ")}\n      ` +
       `${await sales()} sales, ${asked()}; the wallet holds ${await server.client().readContract({
         address: token,
         abi: erc20Abi,
