@@ -156,7 +156,7 @@ export const prepareAutosell = async (
       const sent = await client().getTransactionCount({ address: wallet, blockTag: "pending" });
       return mined === sent;
     },
-    state: async () => JSON.stringify(await ruleOf()).slice(0, 600),
+    state: async () => JSON.stringify((await ruleOf()).firings).slice(0, 1200),
     declaredAfter: async () => [],
     async check() {
       const sales = await salesBy(server, token, wallet, fromBlock);

@@ -103,6 +103,10 @@ export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally
     if (!finished) {
       tally.unfinished += 1;
       log(`    left at: ${(await work.state?.()) ?? "?"}`);
+      const said = server.process.printed().trim().split("\n").slice(-8);
+      log(
+        `    the server's last lines:\n      ${said.map((l) => l.slice(0, 400)).join("\n      ")}`,
+      );
     }
     const ledger = await books.close(await work.declaredAfter());
     const found = await work.check(ledger);
