@@ -6,6 +6,7 @@ import { otherUsersRow } from "./other-users.row.ts";
 import { paymentsRow } from "./payments.row.ts";
 import { realtimeRow } from "./realtime.row.ts";
 import type { Row } from "./row.ts";
+import { unreliableRpcRow } from "./unreliable-rpc.row.ts";
 
 /** Every row of the table, in the order the issue lists them. */
 export const ROWS: readonly Row[] = [
@@ -16,4 +17,5 @@ export const ROWS: readonly Row[] = [
   paymentsRow,
   keysAtRestRow,
   realtimeRow,
+  unreliableRpcRow,
 ];

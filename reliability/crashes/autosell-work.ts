@@ -23,6 +23,48 @@ interface Contracts {
   weth: Address;
 }
 
+/** The local chain's contracts, as the server deployed them. */
+export const contractsOf = (server: Server): Contracts =>
+  JSON.parse(readFileSync(path.join(server.dataDir, "chain", "deployment.json"), "utf8")).contracts;
+
+/** A client of the server's chain, straight (it moves to a new port at every start). */
+const chainOf = (server: Server) =>
+  createPublicClient({ transport: http(server.url()), pollingInterval: 100 });
+
+/** How many times `wallet` sold `token` on the launchpad since `fromBlock` (its TokenSale events). */
+export const salesBy = async (
+  server: Server,
+  token: Address,
+  wallet: Address,
+  fromBlock: bigint,
+): Promise<number> => {
+  const logs = await chainOf(server).getLogs({ address: contractsOf(server).launchpad, fromBlock });
+  return parseEventLogs({ abi: LaunchpadManagerArtifact.abi, logs, eventName: "TokenSale" }).filter(
+    (e) => {
+      const args = e.args as { token: Address; account: Address };
+      return (
+        args.token.toLowerCase() === token.toLowerCase() &&
+        args.account.toLowerCase() === wallet.toLowerCase()
+      );
+    },
+  ).length;
+};
+
+/** An outside account (fresh, funded) buys `token` for `funds`; answers the buy's block. */
+export const outsideBuy = async (server: Server, token: Address, funds: bigint) => {
+  const buyer = privateKeyToAccount(generatePrivateKey());
+  await server.setBalance(buyer.address, funds + parseEther("0.1"));
+  const client = chainOf(server);
+  const prepared = await prepareBuy(client, {
+    account: buyer,
+    ...contractsOf(server),
+    token,
+    funds,
+  });
+  const hash = await sendPreparedBuy(client, buyer, prepared);
+  return (await client.waitForTransactionReceipt({ hash, pollingInterval: 100 })).blockNumber;
+};
+
 interface Rule {
   state: string;
   firings: Array<{ tier: number; state: string; transactions: string[] }>;
@@ -34,27 +76,33 @@ interface Rule {
  * cut off) passes it. The server dies before the buy, between the rule's decision and its sale
  * (autosell.decided, autosell.wave), once the sale is recorded (tx.recorded), or at a random
  * moment; after the restart the wallet must have sold once: a second sale is a double sale, no
- * sale (or no firing) a missed firing.
+ * sale (or no firing) a missed firing. With `sinceLaunch`, the rule is a sniper guard as well:
+ * it fires only once outside buys since the launch are read too, which on a token launched more
+ * blocks ago than a node serves in one `eth_getLogs` takes reads in ranges.
  */
 export const prepareAutosell = async (
   server: Server,
   shared: Shared,
   treasury: Address,
+  { sinceLaunch = false }: { sinceLaunch?: boolean } = {},
 ): Promise<Work> => {
   const token = shared.token;
   const wallet = shared.holders?.shift();
   if (!token || !wallet) throw new Error("an auto-sell trial needs a launch trial before it");
-  const contracts: Contracts = JSON.parse(
-    readFileSync(path.join(server.dataDir, "chain", "deployment.json"), "utf8"),
-  ).contracts;
+  const contracts = contractsOf(server);
   // The chain moves to a new port at every start: a client of the current one each time.
-  const client = () => createPublicClient({ transport: http(server.url()), pollingInterval: 100 });
+  const client = () => chainOf(server);
   const capNow = async () =>
     (await getTokenInfo(client(), { helper: contracts.helper, token })).lastPrice * 1_000_000_000n;
   const target = ((await capNow()) * 105n) / 100n;
   const created = await server.api("POST", "/api/bundle/rules", {
     address: token,
-    trigger: { any: [{ type: "marketCap", atLeast: formatEther(target), unit: "BNB" }] },
+    trigger: {
+      [sinceLaunch ? "all" : "any"]: [
+        { type: "marketCap", atLeast: formatEther(target), unit: "BNB" },
+        ...(sinceLaunch ? [{ type: "outsideBuys", atLeastBnb: "0.01" }] : []),
+      ],
+    },
     action: { percent: 100, wallets: [wallet] },
   });
   const id = (created.body.rule as { id?: string } | undefined)?.id;
@@ -108,21 +156,10 @@ export const prepareAutosell = async (
       const sent = await client().getTransactionCount({ address: wallet, blockTag: "pending" });
       return mined === sent;
     },
-    state: async () => JSON.stringify(await ruleOf()).slice(0, 600),
+    state: async () => JSON.stringify((await ruleOf()).firings).slice(0, 1200),
     declaredAfter: async () => [],
     async check() {
-      const logs = await client().getLogs({ address: contracts.launchpad, fromBlock });
-      const sales = parseEventLogs({
-        abi: LaunchpadManagerArtifact.abi,
-        logs,
-        eventName: "TokenSale",
-      }).filter((e) => {
-        const args = e.args as { token: Address; account: Address };
-        return (
-          args.token.toLowerCase() === token.toLowerCase() &&
-          args.account.toLowerCase() === wallet.toLowerCase()
-        );
-      }).length;
+      const sales = await salesBy(server, token, wallet, fromBlock);
       const rule = await ruleOf();
       const firings = rule.firings.length;
       const notes = [

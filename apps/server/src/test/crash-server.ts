@@ -91,12 +91,20 @@ export const crashServer = (
         ...(failpoints ? { FAILPOINTS: failpoints } : {}),
       });
     },
-    /** A call with the user's key, or as a visitor with none (`anonymous`). */
-    async api(method: "GET" | "POST", url: string, body?: unknown, { anonymous = false } = {}) {
+    /**
+     * A call with the superadmin's key, another user's (`key`), or as a visitor with none
+     * (`anonymous`).
+     */
+    async api(
+      method: "GET" | "POST",
+      url: string,
+      body?: unknown,
+      { anonymous = false, key }: { anonymous?: boolean; key?: string } = {},
+    ) {
       const response = await fetch(`http://127.0.0.1:${port}${url}`, {
         method,
         headers: {
-          ...(anonymous ? {} : { "x-auth-key": running().key }),
+          ...(anonymous ? {} : { "x-auth-key": key ?? running().key }),
           ...(body ? { "content-type": "application/json" } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
@@ -169,14 +177,18 @@ export const crashServer = (
 /**
  * A token launched through the crashed server itself, as a user does: a draft of `wallets`
  * wallets, its launch fee `fee` paid, its deployer and wallets funded (1 and 0.2 BNB), executed
- * and waited for. Answers the token and what the draft was saved with (keys included).
+ * and waited for. Answers the token and what the draft was saved with (keys included). The
+ * superadmin launches it, or the user whose key is `as`.
  */
 export const launchThrough = async (
   crashed: ReturnType<typeof crashServer>,
   wallets: number,
   fee: bigint,
+  { as }: { as?: string } = {},
 ): Promise<{ token: Address; input: ReturnType<typeof draftInput> }> => {
-  const { api, pay, waitFor, setBalance } = crashed;
+  const { pay, waitFor, setBalance } = crashed;
+  const api: typeof crashed.api = (method, url, body, options = {}) =>
+    crashed.api(method, url, body, { ...(as ? { key: as } : {}), ...options });
   const input = draftInput(wallets);
   const id = (await api("POST", "/api/draft/create", input)).body.draftId as string;
   const address = (await api("POST", `/api/draft/${id}/payment`)).body.paymentAddress as string;

@@ -2,7 +2,7 @@ import { LaunchpadManagerArtifact } from "@bundler/contracts";
 import { type Address, parseEventLogs } from "viem";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import type { PnlBundle } from "../pnl/pnl.repository.ts";
-import { addressesOf, lowerOf } from "../pnl/pnl-lines.ts";
+import { addressesOf, higherOf, lowerOf } from "../pnl/pnl-lines.ts";
 import type { AutosellPassRepository } from "./autosell-pass.repository.ts";
 import { failureWords, type ReadProblem } from "./autosell-problems.ts";
 
@@ -16,6 +16,14 @@ export const LOGS_MAX_BLOCK_RANGE = 5_000;
 export const CATCH_UP_REQUESTS = 5;
 /** The database's cursor is moved at least this often (blocks) when no flow is found. */
 const PERSIST_EVERY = 1_000n;
+/**
+ * The newest blocks whose events are read again at every pass, never kept: a load-balanced
+ * endpoint answers an `eth_getLogs` from a node that may be behind the one that said the head,
+ * and such a node answers nothing for the blocks it does not have yet (public nodes clamp the
+ * range to their own head). A buy in those blocks is counted once a later pass reads them from
+ * a node that has them; the cursor moves only past blocks this far under the head.
+ */
+export const REREAD_BLOCKS = 20n;
 
 /** A token's outside flows as this process keeps them, and how far it and the database read. */
 interface FlowCache {
@@ -96,20 +104,29 @@ export class AutosellFlows {
       await readSpan(from, to);
     }
 
+    // What is kept (cached, recorded) stops REREAD_BLOCKS under the head, never going back
+    // (a head from a lagging node can be lower than the last one); the newest blocks' flows
+    // answer this pass only, and are read again by the next.
+    const tail = this.range > 1n ? lowerOf(REREAD_BLOCKS, this.range - 1n) : 0n;
+    const cursors = new Map<string, bigint>();
+    for (const [t, to] of scanned) {
+      cursors.set(t, higherOf(lowerOf(to, head - tail), entry(t).scannedTo));
+    }
+    const kept = (f: Flow) => f.block <= (cursors.get(f.token) ?? -1n);
     const moved = tokens.filter((t) => {
-      const to = scanned.get(t);
+      const to = cursors.get(t);
       return (
         to !== undefined &&
-        (found.some((f) => f.token === t) || to - entry(t).persisted >= PERSIST_EVERY)
+        (found.some((f) => f.token === t && kept(f)) || to - entry(t).persisted >= PERSIST_EVERY)
       );
     });
     if (moved.length > 0) {
       try {
         await this.repo.recordFlows(
-          found.filter((f) => moved.includes(f.token)),
-          moved.map((t) => [t, scanned.get(t) as bigint]),
+          found.filter((f) => moved.includes(f.token) && kept(f)),
+          moved.map((t) => [t, cursors.get(t) as bigint]),
         );
-        for (const t of moved) entry(t).persisted = scanned.get(t) as bigint;
+        for (const t of moved) entry(t).persisted = cursors.get(t) as bigint;
       } catch (cause) {
         // Kept nowhere: read again next pass (no cursor moves past an unrecorded flow).
         const problem = {
@@ -118,30 +135,34 @@ export class AutosellFlows {
         };
         for (const t of moved) {
           scanned.delete(t);
+          cursors.delete(t);
           failed.set(t, problem);
         }
       }
     }
-    for (const [t, to] of scanned) {
+    for (const [t, to] of cursors) {
       const cached = entry(t);
-      for (const f of found) if (f.token === t) cached.flows.push([f.block, f.netWei]);
+      for (const f of found) if (f.token === t && kept(f)) cached.flows.push([f.block, f.netWei]);
       cached.scannedTo = to;
     }
     for (const t of tokens) {
       const problem = failed.get(t);
-      const behind = entry(t).scannedTo < head;
+      const readTo = scanned.get(t) ?? entry(t).scannedTo;
+      const fresh = found
+        .filter((f) => f.token === t && !kept(f))
+        .map((f): [bigint, bigint] => [f.block, f.netWei]);
       answers.set(
         t,
         problem
           ? { problem }
-          : behind
+          : readTo < head
             ? {
                 problem: {
                   what: "still reading the launchpad's events since the launch",
-                  why: `read to block ${entry(t).scannedTo} of ${head}`,
+                  why: `read to block ${readTo} of ${head}`,
                 },
               }
-            : { flows: entry(t).flows },
+            : { flows: [...entry(t).flows, ...fresh] },
       );
     }
     return answers;

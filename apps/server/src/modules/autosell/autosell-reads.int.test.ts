@@ -6,11 +6,14 @@ import { createTestApp, type TestApp } from "../../test/app.ts";
 import { autosellKit } from "../../test/autosell.ts";
 import { launchBundle } from "../../test/bundles.ts";
 import { startTestChain, type TestChain } from "../../test/chain.ts";
+import { startUnreliableRpc, type UnreliableRpc } from "../../test/unreliable-rpc.ts";
 
 /**
  * The pass's reads through a node that refuses some of them, as public BSC nodes do: the app's
  * every chain call goes through a proxy in front of the test chain, which refuses the calls a
- * test names. One token's reads failing never stops another's rule.
+ * test names. One token's reads failing never stops another's rule. In front of that proxy, the
+ * unreliable RPC answers a test's `eth_getLogs` from a node `logsLag` blocks behind the head
+ * (every other call from one up to date), as a load-balanced endpoint may.
  */
 const masterKey = Buffer.alloc(32, 53);
 /** The app reads the launchpad's events at most this many blocks at a time. */
@@ -21,22 +24,35 @@ let key: string;
 /** A second user, with a bundle of their own. */
 let otherKey: string;
 let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
+let balanced: UnreliableRpc;
+let logsLag = 0;
 
 beforeAll(async () => {
   testChain = await startTestChain(masterKey);
   proxy = await startCountingProxy(testChain.local.builderUrl);
+  balanced = await startUnreliableRpc({
+    upstream: () => proxy.url,
+    seed: 53,
+    dropRate: 0,
+    delayMs: () => 0,
+    lagOf: (method) => (method === "eth_getLogs" ? logsLag : 0),
+  });
   const chain = localChainContext(
     profiles.local,
-    { ...testChain.local, builderUrl: proxy.url },
+    { ...testChain.local, builderUrl: balanced.url },
     50,
   );
   app = await createTestApp({ chain, masterKey, logsMaxBlockRange: RANGE });
   key = await app.auth.mintKey("user");
   otherKey = await app.auth.mintKey("user");
 });
-afterEach(() => proxy.refuse(() => null));
+afterEach(() => {
+  proxy.refuse(() => null);
+  logsLag = 0;
+});
 afterAll(async () => {
   await app?.close();
+  await balanced?.close();
   await proxy?.close();
   await testChain?.stop();
 });
@@ -75,6 +91,26 @@ describe("the launchpad's events, read in ranges a node accepts", () => {
     const spans = logReads().map(spanOf);
     expect(spans.length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...spans)).toBeLessThanOrEqual(RANGE);
+  });
+});
+
+describe("the launchpad's events from a node behind the head", () => {
+  it("counts an outside buy in the newest blocks that a lagging node left out of its answer", async () => {
+    // The head from a node up to date, the events from one 3 blocks behind: the newest blocks'
+    // events come back empty until that node has them.
+    logsLag = 3;
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "outsideBuys", atLeastBnb: "0.5" }] },
+      action: { percent: 50 },
+    });
+    await tick();
+    const sniper = await outsider();
+    await sniper.buy(bundle.token, "0.6");
+    const { firing } = await sentFiring(bundle.token, rule.id);
+    expect(firing.reading.conditions[0]?.text).toBe(
+      "outside buys 0.6000 BNB net since launch, of 0.5 BNB",
+    );
   });
 });
 
