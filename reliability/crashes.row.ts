@@ -4,7 +4,7 @@ import { LOCAL_TIP_ADDRESS } from "../apps/server/src/lib/local-chain.ts";
 import { crashServer } from "../apps/server/src/test/crash-server.ts";
 import { createPostgresDatabase } from "../apps/server/src/test/database.ts";
 import { seeded } from "../apps/server/src/test/seeded.ts";
-import { runTrials, tallyFigures } from "./crashes/trials.ts";
+import { kindsToRun, runTrials, tallyFigures } from "./crashes/trials.ts";
 import { KINDS, prepare, type Shared } from "./crashes/work.ts";
 import type { Figure, Row } from "./row.ts";
 
@@ -78,11 +78,7 @@ export const crashesRow: Row = {
   async run(context) {
     // CRASHES_KINDS="claim payout,dispersal" runs only those kinds (a sell or bump needs a
     // launch), CRASHES_TRIALS=n that many trials (on each database).
-    const kinds = process.env.CRASHES_KINDS
-      ? KINDS.filter((kind) => process.env.CRASHES_KINDS?.split(",").includes(kind))
-      : context.mode === "full"
-        ? KINDS
-        : REDUCED_KINDS;
+    const kinds = kindsToRun(KINDS, REDUCED_KINDS, context.mode, process.env.CRASHES_KINDS);
     const trials = Number(
       process.env.CRASHES_TRIALS ?? (context.mode === "full" ? 50 : kinds.length),
     );

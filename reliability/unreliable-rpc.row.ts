@@ -6,7 +6,7 @@ import { createPostgresDatabase } from "../apps/server/src/test/database.ts";
 import { seeded, seedFrom } from "../apps/server/src/test/seeded.ts";
 import { startUnreliableRpc, uniformDelay } from "../apps/server/src/test/unreliable-rpc.ts";
 import { outsideBuy, prepareAutosell } from "./crashes/autosell-work.ts";
-import { runTrials, tallyFigures } from "./crashes/trials.ts";
+import { kindsToRun, runTrials, tallyFigures } from "./crashes/trials.ts";
 import { FEE, prepare, type Server, type Shared } from "./crashes/work.ts";
 import { atMost, type Figure, type Mode, type Row, zero } from "./row.ts";
 import { prepareRepeatedSell } from "./unreliable-rpc/work.ts";
@@ -263,11 +263,7 @@ export const unreliableRpcRow: Row = {
   async run(context) {
     // UNRELIABLE_RPC_KINDS="repeated sell,bump" runs only those kinds, UNRELIABLE_RPC_TRIALS=n
     // that many trials (on each database), UNRELIABLE_RPC_SEED replays a run.
-    const kinds = process.env.UNRELIABLE_RPC_KINDS
-      ? KINDS.filter((kind) => process.env.UNRELIABLE_RPC_KINDS?.split(",").includes(kind))
-      : context.mode === "full"
-        ? KINDS
-        : REDUCED_KINDS;
+    const kinds = kindsToRun(KINDS, REDUCED_KINDS, context.mode, process.env.UNRELIABLE_RPC_KINDS);
     const trials = Number(
       process.env.UNRELIABLE_RPC_TRIALS ??
         (context.mode === "full" ? 3 * kinds.length : kinds.length),

@@ -45,6 +45,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * moment or at one of the work's failpoints (seeded), restarts it, sends again a request the
  * kill cut off (as a client retries), waits for the work to finish and closes the books.
  */
+/**
+ * The kinds a row's run tries: those `listed` (an environment variable's comma-separated names)
+ * when given, else every kind in full and the `reduced` ones inside `npm test`.
+ */
+export const kindsToRun = <K extends string>(
+  all: readonly K[],
+  reduced: readonly K[],
+  mode: "full" | "reduced",
+  listed: string | undefined,
+): readonly K[] =>
+  listed ? all.filter((kind) => listed.split(",").includes(kind)) : mode === "full" ? all : reduced;
+
 export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally> => {
   const { server, log, random } = run;
   const tally: Tally = {
