@@ -19,6 +19,7 @@ export * from "./api/money.ts";
 export * from "./api/pnl.ts";
 export * from "./api/price.ts";
 export * from "./api/referral.ts";
+export * from "./api/token-tax.ts";
 export * from "./api/tx.ts";
 export * from "./api/wallets.ts";
 export * from "./constants.ts";

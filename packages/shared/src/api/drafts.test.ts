@@ -3,9 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   DELAY_MESSAGES,
   draftInputSchema,
-  isMinSharing,
   MAX_DELAY_SECONDS,
-  TAX_MESSAGES,
   TOKEN_AMOUNT_MESSAGE,
   TRADING_FEE_MESSAGE,
   tokenInfoSchema,
@@ -13,6 +11,7 @@ import {
 } from "./drafts.ts";
 import { describeRequestProblem } from "./field-labels.ts";
 import { BNB_AMOUNT_LIMIT_MESSAGE } from "./money.ts";
+import { isMinSharing, TAX_MESSAGES } from "./token-tax.ts";
 
 const delays = (minDelay: unknown, maxDelay: unknown) =>
   walletConfigSchema.safeParse({ minDelay, maxDelay });
