@@ -165,6 +165,22 @@ export class AutosellWaves {
         );
         return;
       }
+      // A bundle no builder took (its sales recorded, not final): the wave goes again next
+      // block under the same key, which sends the recorded bundle again while its window is
+      // open and sells as a new attempt once it has passed. A new refusal is an attempt; the
+      // same one answered again is a wait for its window to pass.
+      const refused = txs.filter((t) => t.status === "failed" && t.hash !== null);
+      if (refused.length > 0) {
+        const fresh = refused.some((t) => !firing.transactions.includes(t.hash as string));
+        await this.retry(
+          firing,
+          head,
+          transactions,
+          `no builder took ${plural(refused.length, "sale")}: ${refused[0]?.error}`,
+          fresh,
+        );
+        return;
+      }
       const failed = txs.filter((t) => t.status === "failed");
       if (failed.length > 0)
         error = failed

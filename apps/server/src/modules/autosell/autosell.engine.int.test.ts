@@ -196,6 +196,42 @@ describe("a firing that cannot finish, or is stopped", () => {
     expect(firing.transactions).toEqual([]);
   });
 
+  it("sends a wave again when no builder takes its bundle, and sells each wallet once", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "curveProgress", atLeastPercent: 0.01 }] },
+      action: { percent: 100 },
+    });
+    // The builder refuses the firing's bundle, and the same bundle sent again while its window
+    // is open: the wave goes again until its sales land.
+    await testChain.faults({ failMethod: { method: "eth_sendBundle", times: 2 } });
+    try {
+      const firing = await vi.waitFor(
+        async () => {
+          await tick();
+          const found = (await ruleOf(bundle.token, rule.id)).firings[0];
+          if (found?.state !== "sent") throw new Error(`firing: ${JSON.stringify(found)}`);
+          return found;
+        },
+        { timeout: 60_000, interval: 200 },
+      );
+      expect(firing.error).toBeNull();
+      expect(await holdings(bundle)).toEqual([0n, 0n]);
+      // Every sale of the firing's transactions that landed is one per wallet.
+      const receipts = await Promise.all(
+        firing.transactions.map((hash) =>
+          client()
+            .getTransactionReceipt({ hash: hash as Hex })
+            .catch(() => null),
+        ),
+      );
+      const sellers = receipts.flatMap((r) => (r?.status === "success" ? [r.from] : []));
+      expect(new Set(sellers).size).toBe(2);
+    } finally {
+      await testChain.faults({});
+    }
+  });
+
   it("sends no further wave once the rule is cancelled while its firing is selling", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
     const cap = await app.autosellEngine?.marketCapNow(bundle.token);
