@@ -15,6 +15,7 @@ import { type Address, type Hex, parseEther } from "viem";
 import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
+import { chainFailure } from "./lib/chain-failure.ts";
 import { AppError } from "./lib/errors.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { registerNoStore } from "./lib/no-store.ts";
@@ -278,6 +279,12 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
       return reply.status(429).send(fail(ERROR_CATALOGUE.rateLimit.title));
     if (error.statusCode && error.statusCode < 500)
       return reply.status(error.statusCode).send(fail(error.message));
+    // The chain node failed, not the server: try again (whatever went out is recorded).
+    const chain = chainFailure(error);
+    if (chain) {
+      request.log.warn({ err: error }, "request failed on the chain");
+      return reply.status(503).send(fail(`chain unavailable: ${chain}; try again`));
+    }
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send(fail("Something went wrong on the server"));
   });

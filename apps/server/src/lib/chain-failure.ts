@@ -1,0 +1,29 @@
+import {
+  HttpRequestError,
+  LimitExceededRpcError,
+  ResourceUnavailableRpcError,
+  TimeoutError,
+  WebSocketRequestError,
+} from "viem";
+
+/**
+ * Why a request failed on the chain node rather than on the server, in words that name no URL
+ * (an RPC's address can carry its key), or null when it did not: the node did not answer, took
+ * too long, answered an HTTP error, or refused for its own limits. Found anywhere in the error's
+ * causes, as viem and our batch reads (rpcBatch) throw them. The server answers these with 503:
+ * try again, nothing is wrong with the request.
+ */
+export function chainFailure(error: unknown): string | null {
+  for (let at = error, depth = 0; at instanceof Error && depth < 10; depth++) {
+    if (at instanceof HttpRequestError)
+      return at.status
+        ? `the chain node answered HTTP ${at.status}`
+        : "the chain node did not answer";
+    if (at instanceof TimeoutError) return "the chain node took too long to answer";
+    if (at instanceof WebSocketRequestError) return "the chain node's connection failed";
+    if (at instanceof LimitExceededRpcError || at instanceof ResourceUnavailableRpcError)
+      return "the chain node refused the request for its own limits";
+    at = at.cause;
+  }
+  return null;
+}
