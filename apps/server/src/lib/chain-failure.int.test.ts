@@ -27,7 +27,7 @@ afterEach(async () => {
 const balancesThrough = async (rpcUrl: string) => {
   const chain = localChainContext(
     profiles.local,
-    { builderUrl: rpcUrl, contracts, launchSignerKey: null, graduationFunds: 0n },
+    { builderUrl: rpcUrl, contracts, launchSignerKey: `0x${"11".repeat(32)}`, graduationFunds: 0n },
     50,
   );
   app = await createTestApp({ chain });

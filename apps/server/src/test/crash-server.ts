@@ -12,6 +12,13 @@ import { ServerProcess } from "./server-process.ts";
 import { fromServerTemplate } from "./server-template.ts";
 
 /**
+ * BSC's block rhythm (a block every 0.45 s since its Maxwell upgrade), for crash tests: their
+ * work waits for blocks (bundles landing, transfers two blocks deep) at the pace it will on
+ * mainnet, not at the local profile's default of one a second.
+ */
+export const BSC_BLOCK_SECONDS = 0.45;
+
+/**
  * The real server with its own local chain in a temporary data dir, for crash tests: started
  * (optionally with FAILPOINTS that SIGKILL it), called as its superadmin, paid from fresh
  * accounts, and removed with its chain at the end. On the embedded database, or on a fresh

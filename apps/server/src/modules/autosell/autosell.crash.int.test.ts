@@ -17,7 +17,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendPreparedBuy } from "../../test/bundles.ts";
-import { crashServer, launchThrough } from "../../test/crash-server.ts";
+import { BSC_BLOCK_SECONDS, crashServer, launchThrough } from "../../test/crash-server.ts";
 
 /**
  * The real server, killed (SIGKILL, at failpoints and at a moment of the test's choosing)
@@ -30,7 +30,7 @@ const MAX_BUY = parseEther("3");
 const POSTGRES = Boolean(process.env.DATABASE_URL);
 const crashed = crashServer(
   "autosell-crash",
-  { LAUNCH_FEE_BNB: "0.01" },
+  { LAUNCH_FEE_BNB: "0.01", BLOCK_TIME_SECONDS: String(BSC_BLOCK_SECONDS) },
   { postgres: process.env.DATABASE_URL },
 );
 const { api, waitFor, setBalance, start } = crashed;

@@ -1,7 +1,7 @@
 import type { Bump, Bumper, BumperWallet } from "@bundler/shared";
 import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crashServer, launchThrough } from "../../test/crash-server.ts";
+import { BSC_BLOCK_SECONDS, crashServer, launchThrough } from "../../test/crash-server.ts";
 
 /**
  * The real server, its bumper minute shortened to a second, killed (SIGKILL, at failpoints) in
@@ -12,7 +12,11 @@ import { crashServer, launchThrough } from "../../test/crash-server.ts";
 const FEE = parseEther("0.01");
 const crashed = crashServer(
   "bumper-crash",
-  { LAUNCH_FEE_BNB: "0.01", BUMPER_MINUTE_SECONDS: "1" },
+  {
+    LAUNCH_FEE_BNB: "0.01",
+    BUMPER_MINUTE_SECONDS: "1",
+    BLOCK_TIME_SECONDS: String(BSC_BLOCK_SECONDS),
+  },
   {
     postgres: process.env.DATABASE_URL,
   },

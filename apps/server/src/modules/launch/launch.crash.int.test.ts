@@ -2,7 +2,7 @@ import type { Draft } from "@bundler/shared";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crashServer } from "../../test/crash-server.ts";
+import { BSC_BLOCK_SECONDS, crashServer } from "../../test/crash-server.ts";
 import { draftInput } from "../../test/drafts-api.ts";
 
 /**
@@ -13,7 +13,7 @@ import { draftInput } from "../../test/drafts-api.ts";
 const FEE = parseEther("0.01");
 const crashed = crashServer(
   "launch-crash",
-  { LAUNCH_FEE_BNB: "0.01" },
+  { LAUNCH_FEE_BNB: "0.01", BLOCK_TIME_SECONDS: String(BSC_BLOCK_SECONDS) },
   {
     postgres: process.env.DATABASE_URL,
   },
