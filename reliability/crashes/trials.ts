@@ -82,6 +82,7 @@ export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally
       await server.start(point);
     }
     const books = await openBooks(server.client, work.declared, run.closedWith);
+    const began = Date.now();
     const answer = await work.start().catch(() => ({ status: 0 }));
     let moment = byFailpoint ? `failpoint ${point}` : `${delay} ms in`;
     if (byFailpoint) {
@@ -131,7 +132,7 @@ export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally
     tally.missedFirings += found.missedFirings ?? 0;
     tally.repeated += ledger.repeated + found.repeated;
     log(
-      `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? "finished" : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated, ${found.missing} missing${found.doubleSales === undefined ? "" : `, ${found.doubleSales} double sales, ${found.missedFirings ?? 0} missed firings`}`,
+      `  trial ${i + 1} ${kind}, killed at ${moment}: ${finished ? `finished in ${((Date.now() - began) / 1000).toFixed(0)} s` : "UNFINISHED"}, ${ledger.unaccounted} wei unaccounted, ${found.doubleCredits} double credits, ${ledger.repeated + found.repeated} repeated, ${found.missing} missing${found.doubleSales === undefined ? "" : `, ${found.doubleSales} double sales, ${found.missedFirings ?? 0} missed firings`}`,
     );
     for (const line of [ledger.detail, ...found.notes].filter(Boolean)) log(`    ${line}`);
     await run.afterTrial?.(i + 1, kind);

@@ -40,7 +40,9 @@ export const prepareRepeatedSell = (
     answers.set(answer.status, (answers.get(answer.status) ?? 0) + 1);
     if (answer.status === 200) lastAnswer = JSON.stringify(answer.body).slice(0, 600);
     if (answer.status !== 200 && !refusals.has(answer.status)) {
-      // A 500 is the server's own failure: what it logged goes beside the answer.
+      // A 500 is the server's own failure: what it logged goes beside the answer (its log
+      // lines reach us a moment after the answer does).
+      if (answer.status >= 500) await new Promise((resolve) => setTimeout(resolve, 500));
       const logged =
         answer.status >= 500
           ? server.process
