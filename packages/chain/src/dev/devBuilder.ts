@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import {
   type Address,
   type Hex,
+  keccak256,
   parseTransaction,
   recoverTransactionAddress,
   type TransactionSerialized,
@@ -54,6 +55,11 @@ export interface DevBuilderFaults {
    * higher one than the bundle's). Used once.
    */
   frontrunNextBundle?: Hex[];
+  /**
+   * Take the next `n` bundles (answer their hash, as an accepted bundle is answered) and never
+   * include them: a builder that accepted a bundle and did not land it in its window.
+   */
+  acceptWithoutLanding?: number;
 }
 
 /**
@@ -152,6 +158,10 @@ export const startDevBuilder = async (
     }
     if (method === "eth_sendBundle") {
       const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
+      if (faults.acceptWithoutLanding) {
+        faults = { ...faults, acceptWithoutLanding: faults.acceptWithoutLanding - 1 };
+        return keccak256(`0x${bundle.decoded.map((tx) => tx.hash.slice(2)).join("")}` as Hex);
+      }
       const front = faults.frontrunNextBundle ?? [];
       faults = { ...faults, frontrunNextBundle: [] };
       const hash = await exclusive(() => includeBundle(node, bundle, front));

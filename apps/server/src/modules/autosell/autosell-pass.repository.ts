@@ -1,8 +1,9 @@
-import type {
-  AutosellAction,
-  AutosellExecution,
-  AutosellReading,
-  AutosellTrigger,
+import {
+  AUTOSELL_WAVE_ATTEMPTS,
+  type AutosellAction,
+  type AutosellExecution,
+  type AutosellReading,
+  type AutosellTrigger,
 } from "@bundler/shared";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
@@ -53,10 +54,19 @@ export interface Decision {
   last: boolean;
 }
 
-/** The pass has work while a rule is armed or a firing is still selling. */
+/** A sent firing's sale whose bundle did not land in its window (its row dropped). */
+const DROPPED_SALE = sql`exists (select 1 from jsonb_array_elements_text(f.transactions) h(hash)
+    join chain_txs t on t.tx_hash = h.hash
+    where t.status = 'dropped' and t.purpose = 'bundle-sell')`;
+
+/**
+ * The pass has work while a rule is armed, a firing is still selling, or a sent firing's sale
+ * did not land.
+ */
 export const autosellDue = (): SQL =>
   sql`(exists (select 1 from autosell_rules where state = 'armed')
-    or exists (select 1 from autosell_firings where state = 'selling'))`;
+    or exists (select 1 from autosell_firings where state = 'selling')
+    or exists (select 1 from autosell_firings f where f.state = 'sent' and ${DROPPED_SALE}))`;
 
 const textArray = (values: readonly string[]) => `{${values.join(",")}}`;
 
@@ -156,6 +166,33 @@ export class AutosellPassRepository {
         );
       return true;
     });
+  }
+
+  /**
+   * Sent firings a sale of which did not land (its bundle's window passed: a builder took it
+   * and did not include it, or a lagging node's head made its window too short) sell again
+   * from their first wave at the next block, under the same request keys: a wallet whose sale
+   * landed answers it again, one whose sale dropped sells as a new attempt (never twice).
+   * The dropped transactions leave the firing's list. Each time is an attempt: at
+   * AUTOSELL_WAVE_ATTEMPTS the firing fails, saying why. Answers the firings reopened.
+   */
+  async reopenDropped(head: bigint): Promise<number> {
+    const gaveUp = sql`f.attempts + 1 >= ${AUTOSELL_WAVE_ATTEMPTS}`;
+    const why = `a sale's bundle did not land in its window (block ${head})`;
+    const { rows } = await this.db.execute(sql`
+      update autosell_firings f set
+          state = case when ${gaveUp} then 'failed' else 'selling' end,
+          waves_sent = 0, next_block = ${(head + 1n).toString()}, attempts = f.attempts + 1,
+          error = case when ${gaveUp}
+            then ${`Gave up after ${AUTOSELL_WAVE_ATTEMPTS} attempts: ${why}`}
+            else ${`${why}; selling again`} end,
+          transactions = (select coalesce(jsonb_agg(h.hash), '[]'::jsonb)
+            from jsonb_array_elements_text(f.transactions) h(hash)
+            where not exists (select 1 from chain_txs t
+              where t.tx_hash = h.hash and t.status = 'dropped'))
+        where f.state = 'sent' and ${DROPPED_SALE}
+        returning f.rule_id`);
+    return rows.length;
   }
 
   /** Firings with a wave due at `head` (or before), oldest decision first. */

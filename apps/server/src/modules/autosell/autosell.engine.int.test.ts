@@ -232,6 +232,38 @@ describe("a firing that cannot finish, or is stopped", () => {
     }
   });
 
+  it("sells again when a builder took the firing's bundle and never landed it, each wallet once", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
+    const rule = await arm(bundle.token, {
+      trigger: { any: [{ type: "curveProgress", atLeastPercent: 0.01 }] },
+      action: { percent: 100 },
+    });
+    await testChain.faults({ acceptWithoutLanding: 1 });
+    try {
+      // Sent: the builder answered as it does for a bundle it took.
+      const sent = await sentFiring(bundle.token, rule.id);
+      expect(sent.firing.error).toBeNull();
+      // Its window passes without it: its sales drop, and the firing sells again.
+      const firing = await vi.waitFor(
+        async () => {
+          await tick();
+          const found = (await ruleOf(bundle.token, rule.id)).firings[0];
+          if (found?.state !== "sent" || (await holdings(bundle)).some((h) => h > 0n))
+            throw new Error(`firing: ${JSON.stringify(found)}`);
+          return found;
+        },
+        { timeout: 60_000, interval: 200 },
+      );
+      const receipts = await Promise.all(
+        firing.transactions.map((hash) => client().getTransactionReceipt({ hash: hash as Hex })),
+      );
+      const sellers = receipts.filter((r) => r.status === "success").map((r) => r.from);
+      expect(new Set(sellers).size).toBe(2);
+    } finally {
+      await testChain.faults({});
+    }
+  });
+
   it("sends no further wave once the rule is cancelled while its firing is selling", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 2 });
     const cap = await app.autosellEngine?.marketCapNow(bundle.token);

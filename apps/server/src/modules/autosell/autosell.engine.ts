@@ -137,6 +137,9 @@ export class AutosellEngine implements AutosellPreview {
       this.log(`auto-sell: the rules were not evaluated at this block: ${failureWords(cause)}`);
     }
     head ??= await this.chain.client.getBlockNumber();
+    await this.repo.reopenDropped(head).catch((cause) => {
+      this.log(`auto-sell: sent firings were not checked at this block: ${failureWords(cause)}`);
+    });
     for (const firing of await this.repo.selling(head)) await this.waves.send(firing, head);
   }
 
