@@ -5,6 +5,12 @@ export {
   useNativeSigning,
 } from "./accounts/keyAccount.ts";
 export {
+  MAX_WINDOW_BLOCKS,
+  MIN_WINDOW_BLOCKS,
+  measureBlockSeconds,
+  windowBlocks,
+} from "./actions/bundleWindow.ts";
+export {
   type BuyTokenParameters,
   type BuyTokenReturnType,
   buyToken,

@@ -7,6 +7,7 @@ import {
 } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
+import { DEFAULT_BUNDLE_WINDOW_SECONDS } from "../lib/bundle-window.ts";
 import { SERVER_ROOT } from "../paths.ts";
 
 const url = (protocols: string[]) =>
@@ -179,6 +180,14 @@ const fields = z.object({
   PAYMENT_WINDOW_SECONDS: int(600, 1),
   /** How long a dispersal waits for its funding. */
   DISPERSAL_WINDOW_SECONDS: int(1800, 1),
+  /**
+   * How long a bundle (launch, sell, auto-sell wave, bump) may wait to land, seconds: turned into
+   * blocks at the chain's measured block time (3 to 100 blocks).
+   */
+  BUNDLE_WINDOW_SECONDS: z.coerce
+    .number()
+    .positive("must be a positive number")
+    .default(DEFAULT_BUNDLE_WINDOW_SECONDS),
   /** How many seconds one bumper minute lasts (60; tests and demos shorten it). */
   BUMPER_MINUTE_SECONDS: z.coerce.number().positive("must be a positive number").default(60),
   /** What each bump's bundle pays its builder, BNB (the local builder asks at least 0.0005). */

@@ -48,6 +48,16 @@ export interface ChainContext {
   launchFees: () => Promise<GetLaunchFeesReturnType>;
   /** How long each builder has to answer a bundle, ms (default 15 s). */
   bundleTimeoutMs?: number;
+  /**
+   * How long a bundle may wait to land, seconds (BUNDLE_WINDOW_SECONDS; default
+   * DEFAULT_BUNDLE_WINDOW_SECONDS): bundleWindowBlocks turns it into blocks.
+   */
+  bundleWindowSeconds?: number;
+  /**
+   * A window of this many blocks instead, whatever the clock: for tests whose chain moves only
+   * when they mine (a block time measured there says nothing).
+   */
+  fixedWindowBlocks?: bigint;
   /** What buyToken needs besides the launchpad (helper, DEX router, WBNB); absent when unknown. */
   trade?: { helper: Address; router: Address; weth: Address } | null;
 }

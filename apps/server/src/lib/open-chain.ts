@@ -79,5 +79,9 @@ export const openChain = async (
   const chain = localChain
     ? localChainContext(profile, localChain, env.LOCAL_BUILDER_MAX_TXS, rpcUrl)
     : remoteChainContext(profile, rpcUrl, remoteBuilders(env), env.FOUR_MEME_API_URL);
-  return { chain, localChain, rpcUrl };
+  return {
+    chain: { ...chain, bundleWindowSeconds: env.BUNDLE_WINDOW_SECONDS },
+    localChain,
+    rpcUrl,
+  };
 };

@@ -73,7 +73,8 @@ export const startTestChain = async (
   };
   return {
     local,
-    chain: localChainContext(profiles.local, local, builderMaxTxs),
+    // Tests mine by hand and count blocks to a bundle's end: its window is 5 blocks, not a time.
+    chain: { ...localChainContext(profiles.local, local, builderMaxTxs), fixedWindowBlocks: 5n },
     rpc: (method, params) =>
       fetch(local.rpcUrl, {
         method: "POST",

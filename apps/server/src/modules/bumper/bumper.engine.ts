@@ -9,6 +9,7 @@ import {
 import { type Address, getAddress, type Hex } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import type { ReleaseLock } from "../../db/client.ts";
+import { bundleWindowBlocks } from "../../lib/bundle-window.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
@@ -17,8 +18,6 @@ import { isFinal, type TxRow } from "../transactions/transactions.repository.ts"
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BumperRepository, BumperRow, BumpRow } from "./bumper.repository.ts";
 
-/** Blocks a bump's bundle may land in after the head it was signed at. */
-const BUNDLE_WINDOW_BLOCKS = 3n;
 /** Bundles of one bump that may go unlanded in a row before the bumper stops, saying why. */
 const MAX_ATTEMPTS = 5;
 
@@ -212,7 +211,7 @@ export class BumperEngine {
         }),
       ),
     );
-    const maxBlockNumber = head + BUNDLE_WINDOW_BLOCKS;
+    const maxBlockNumber = head + (await bundleWindowBlocks(chain));
     await this.repo.updateBump(bump.bumperId, bump.index, {
       tokens: prepared.tokens.toString(),
       bought: prepared.spent.toString(),

@@ -1,13 +1,11 @@
 import { type PreparedSell, rpcBatch, submitBundle, TRANSFER_GAS } from "@bundler/chain";
 import type { Address, Hex, LocalAccount } from "viem";
+import { bundleWindowBlocks } from "../../lib/bundle-window.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { OpenTx, TxRow } from "../transactions/transactions.repository.ts";
 import type { BusyGuard, TxIntent, TxManager } from "../transactions/tx-manager.ts";
 import { refusalWords, type SaleFloor, tipShortfallWords } from "./sell-words.ts";
-
-/** Blocks a sell bundle may land in after the last one it could take (one per bundle). */
-export const SELL_WINDOW_BLOCKS = 3n;
 
 /** One wallet's sell as it goes into a bundle: its approval (when it needs one), then its sale. */
 export interface BundledSell {
@@ -99,7 +97,9 @@ export async function sendSellBundles(
   if (planned.length === 0) return result;
 
   const head = await chain.client.getBlockNumber();
-  const maxBlockNumber = head + BigInt(planned.length) + SELL_WINDOW_BLOCKS;
+  // The bundle window's blocks after the head, and one more for each bundle after the first
+  // (each lands in a block of its own).
+  const maxBlockNumber = head + BigInt(planned.length - 1) + (await bundleWindowBlocks(chain));
   const recorded = await txm.recordBundleUnlessBusy(
     planned.flat().flatMap((s) => s.intents),
     guard,

@@ -1,6 +1,7 @@
 import { ChainError, keyAccount, launchToken, type SignedBundle } from "@bundler/chain";
 import { bnbWords, type TokenInfo } from "@bundler/shared";
 import { type Address, type Hex, parseEther } from "viem";
+import { bundleWindowBlocks } from "../../lib/bundle-window.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
@@ -93,6 +94,7 @@ export async function runLaunch(
       tipPayer: ownTipPayer ?? creator,
       tip,
       ...(chain.bundleTimeoutMs ? { submitTimeoutMs: chain.bundleTimeoutMs } : {}),
+      blocksAhead: await bundleWindowBlocks(chain),
       onStep: async (message) => {
         const token = /^PASSED simulation: the token will be (0x[0-9a-fA-F]{40})/.exec(
           message,
