@@ -80,7 +80,11 @@ describe("a first walk, as a new user takes it", () => {
     const { deployerWallet, walletConfig } = paidDraft.input;
     const deployer = deployerWallet.address;
 
-    // The create page and the drafts page say the same shortfall for the same wallet.
+    // The create page and the drafts page say the same shortfall for the same wallet, read at
+    // the same block: the chain waits meanwhile (a block between the two reads may move the gas
+    // price under a shortfall rounded to 4 decimals).
+    const blocks = chainControl(server);
+    await blocks.pause();
     await page.goto(`${server.url}/create?draft=${paidDraft.id}`);
     const panelRow = page
       .getByRole("region", { name: "Funding" })
@@ -100,6 +104,7 @@ describe("a first walk, as a new user takes it", () => {
     expect(lacksOf(await short.locator(`[data-address="${deployer}"]`).textContent())).toBe(
       panelLacks,
     );
+    await blocks.resume();
     expect(await confirm.getByTestId("execute-total-label").textContent()).toBe("Still to spend");
     const launch = confirm.getByRole("button", { name: "[launch]", exact: true });
     expect(await launch.isDisabled()).toBe(true);
@@ -246,7 +251,6 @@ describe("a first walk, as a new user takes it", () => {
       // The chain waits while the guard decides (a pass on a busy machine outlasts several
       // 0.25 s blocks): the buy's block is the head the guard reads, and its sales must land in
       // the very next one.
-      const blocks = chainControl(server);
       await blocks.pause();
       const firing = rules.getByTestId("rule-firing");
       const outcome = firing.getByTestId("firing-outcome");
