@@ -41,6 +41,32 @@ const balancesThrough = async (rpcUrl: string) => {
 };
 
 describe("a request the chain node fails", () => {
+  it("answers 503 saying the node is behind when it has not seen the block asked", async () => {
+    node = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        const calls = JSON.parse(body) as { id: number } | Array<{ id: number }>;
+        const answer = (call: { id: number }) => ({
+          jsonrpc: "2.0",
+          id: call.id,
+          error: { code: -32000, message: "header not found" },
+        });
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify(Array.isArray(calls) ? calls.map(answer) : answer(calls)));
+      });
+    });
+    await new Promise<void>((resolve) => node?.listen(0, "127.0.0.1", resolve));
+    const { port } = node.address() as AddressInfo;
+    const response = await balancesThrough(`http://127.0.0.1:${port}`);
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toBe(
+      "chain unavailable: the chain node is behind (it has not seen that block yet); try again",
+    );
+  });
+
   it("answers 503 in words when nothing listens at the node's address", async () => {
     const response = await balancesThrough(`http://127.0.0.1:${await getFreePort()}`);
     expect(response.statusCode).toBe(503);

@@ -1,4 +1,5 @@
 import {
+  BaseError,
   HttpRequestError,
   LimitExceededRpcError,
   ResourceUnavailableRpcError,
@@ -9,7 +10,7 @@ import {
 /**
  * Why a request failed on the chain node rather than on the server, in words that name no URL
  * (an RPC's address can carry its key), or null when it did not: the node did not answer, took
- * too long, answered an HTTP error, or refused for its own limits. Found anywhere in the error's
+ * too long, answered an HTTP error, refused for its own limits, or did not have a block yet. Found anywhere in the error's
  * causes, as viem and our batch reads (rpcBatch) throw them. The server answers these with 503:
  * try again, nothing is wrong with the request.
  */
@@ -23,6 +24,9 @@ export function chainFailure(error: unknown): string | null {
     if (at instanceof WebSocketRequestError) return "the chain node's connection failed";
     if (at instanceof LimitExceededRpcError || at instanceof ResourceUnavailableRpcError)
       return "the chain node refused the request for its own limits";
+    // A load-balanced endpoint's node behind the one that gave the head (BSC nodes' words).
+    if (at instanceof BaseError && /header not found|unknown block/i.test(at.details ?? ""))
+      return "the chain node is behind (it has not seen that block yet)";
     at = at.cause;
   }
   return null;
