@@ -101,11 +101,28 @@ export const runTrials = async <K extends string>(run: Trials<K>): Promise<Tally
       await server.process.crash();
     }
     await server.start();
-    // A request the kill cut off is sent again, as the web app's retry would.
+    // A request the kill cut off is sent again, as the web app's retry would, and again while
+    // the server says the chain failed (503: try again), as a user clicks again; a 500 is the
+    // server's own failure and is said with what it logged.
     if (answer.status === 0 || answer.status >= 500) {
-      const again = await work.start().catch(() => ({ status: 0 }));
+      let again: { status: number; body?: unknown } = { status: 0 };
+      for (let tries = 0; tries < 5; tries++) {
+        again = await work.start().catch(() => ({ status: 0 }));
+        if (again.status === 500) {
+          await sleep(500);
+          const logged = server.process
+            .printed()
+            .split("\n")
+            .filter((line) => /"level":50/.test(line))
+            .slice(-2)
+            .map((line) => line.slice(0, 600));
+          log(`  trial ${i + 1}: 500 ${JSON.stringify(again.body)} ${logged.join(" / ")}`);
+        }
+        if (again.status !== 0 && again.status !== 503) break;
+        await sleep(3000);
+      }
       if (again.status !== 200 && again.status !== 409)
-        log(`  trial ${i + 1}: the retry answered ${again.status}`);
+        log(`  trial ${i + 1}: the retry answered ${again.status} ${JSON.stringify(again.body)}`);
     }
     let finished = true;
     await server

@@ -52,7 +52,7 @@ export interface Work {
   declared: string[];
   /** Failpoints this work passes (one may be armed to kill the server in the middle). */
   failpoints: string[];
-  start(): Promise<{ status: number }>;
+  start(): Promise<{ status: number; body?: unknown }>;
   finished(): Promise<boolean>;
   /** Where the work stands, for the log of a trial that did not finish. */
   state?(): Promise<string>;
