@@ -63,7 +63,7 @@ describe("a request the chain node fails", () => {
     const response = await balancesThrough(`http://127.0.0.1:${port}`);
     expect(response.statusCode).toBe(503);
     expect(response.json().error).toBe(
-      "chain unavailable: the chain node is behind (it has not seen that block yet); try again",
+      "chain unavailable: the chain node could not serve that block (it is behind, or keeps no state for it); try again",
     );
   });
 

@@ -7,6 +7,9 @@ import {
   WebSocketRequestError,
 } from "viem";
 
+const NOT_SERVED =
+  /header not found|unknown block|missing trie node|block height is \d+ but requested was \d+/i;
+
 /**
  * Why a request failed on the chain node rather than on the server, in words that name no URL
  * (an RPC's address can carry its key), or null when it did not: the node did not answer, took
@@ -24,9 +27,10 @@ export function chainFailure(error: unknown): string | null {
     if (at instanceof WebSocketRequestError) return "the chain node's connection failed";
     if (at instanceof LimitExceededRpcError || at instanceof ResourceUnavailableRpcError)
       return "the chain node refused the request for its own limits";
-    // A load-balanced endpoint's node behind the one that gave the head (BSC nodes' words).
-    if (at instanceof BaseError && /header not found|unknown block/i.test(at.details ?? ""))
-      return "the chain node is behind (it has not seen that block yet)";
+    // A load-balanced endpoint's node behind the one that gave the head, or one that no longer
+    // keeps a block's state (geth's, BSC's and anvil's words).
+    if (at instanceof BaseError && NOT_SERVED.test(at.details ?? ""))
+      return "the chain node could not serve that block (it is behind, or keeps no state for it)";
     at = at.cause;
   }
   return null;
