@@ -71,6 +71,32 @@ describe("buildersFor", () => {
     expect(caps(builders)).toEqual({ "48club": 3, blockrazor: 15, nodereal: 20 });
   });
 
+  it("takes a builder's own endpoint, key and gas price floor, by name", () => {
+    const [fortyEight, blockrazor] = buildersFor(profiles.bsc, {
+      urls: { blockrazor: "https://frankfurt.builder.blockrazor.io" },
+      authorization: { blockrazor: "key-1" },
+      minGasPrice: { "48club": 100_000_000n },
+    });
+    expect(blockrazor).toMatchObject({
+      url: "https://frankfurt.builder.blockrazor.io",
+      authorization: "key-1",
+    });
+    expect(blockrazor?.minGasPrice).toBeUndefined();
+    expect(fortyEight).toMatchObject({ minGasPrice: 100_000_000n });
+    expect(fortyEight?.authorization).toBeUndefined();
+  });
+
+  it("refuses an endpoint, key or floor for a builder the network does not have", () => {
+    for (const options of [
+      { urls: { nodereal: "https://x" } },
+      { authorization: { nodereal: "k" } },
+      { minGasPrice: { nodereal: 1n } },
+    ])
+      expect(() => buildersFor(profiles.bsc, options)).toThrow(
+        'no builder "nodereal" on bsc (builders: 48club, blockrazor)',
+      );
+  });
+
   it("refuses a cap for an unknown builder, one below 3, and 48 Club above 5", () => {
     expect(() => buildersFor(profiles.bsc, { maxTxs: { nodereal: 50 } })).toThrow(
       'no builder "nodereal" on bsc (builders: 48club, blockrazor)',

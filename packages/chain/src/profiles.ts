@@ -8,6 +8,10 @@ export interface BuilderEndpoint {
   url: string;
   tipAddress: Address;
   maxTxs: number;
+  /** Sent as the builder's `Authorization` header (a keyed endpoint); never logged. */
+  authorization?: string;
+  /** The lowest gas price the builder takes, wei: a bundle priced under it is not sent there. */
+  minGasPrice?: bigint;
 }
 
 /** Everything that differs between networks, as data. */
@@ -132,6 +136,12 @@ export interface BuildersForOptions {
   nodeRealUrl?: string;
   /** Bundle size caps for your tiers, by builder name (48club, blockrazor, nodereal). */
   maxTxs?: Readonly<Record<string, number>>;
+  /** Another endpoint for a builder (a regional one), by name. */
+  urls?: Readonly<Record<string, string>>;
+  /** A builder's `Authorization` header value, by name. */
+  authorization?: Readonly<Record<string, string>>;
+  /** A builder's gas price floor, wei, by name. */
+  minGasPrice?: Readonly<Record<string, bigint>>;
 }
 
 /**
@@ -144,7 +154,13 @@ export interface BuildersForOptions {
  */
 export const buildersFor = (
   profile: ChainProfile,
-  { nodeRealUrl, maxTxs = {} }: BuildersForOptions = {},
+  {
+    nodeRealUrl,
+    maxTxs = {},
+    urls = {},
+    authorization = {},
+    minGasPrice = {},
+  }: BuildersForOptions = {},
 ): BuilderEndpoint[] => {
   const builders: BuilderEndpoint[] = [
     ...profile.builders,
@@ -152,12 +168,20 @@ export const buildersFor = (
       ? [{ name: "nodereal", url: nodeRealUrl, tipAddress: NODEREAL_TIP_ADDRESS, maxTxs: 50 }]
       : []),
   ];
-  for (const [name, cap] of Object.entries(maxTxs)) {
-    const builder = builders.find((b) => b.name === name);
-    if (!builder)
+  const known = (name: string) => {
+    if (!builders.some((b) => b.name === name))
       throw new ChainError(
         `no builder "${name}" on ${profile.name} (builders: ${builders.map((b) => b.name).join(", ") || "none"})`,
       );
+  };
+  for (const name of [
+    ...Object.keys(urls),
+    ...Object.keys(authorization),
+    ...Object.keys(minGasPrice),
+  ])
+    known(name);
+  for (const [name, cap] of Object.entries(maxTxs)) {
+    known(name);
     const limit = CAP_LIMITS[name];
     if (limit && cap > limit.limit)
       throw new ChainError(`${name} takes at most ${limit.limit} transactions: ${limit.why}`);
@@ -166,7 +190,10 @@ export const buildersFor = (
   }
   return builders.map((builder) => ({
     ...builder,
+    url: urls[builder.name] ?? builder.url,
     maxTxs: maxTxs[builder.name] ?? builder.maxTxs,
+    ...(authorization[builder.name] ? { authorization: authorization[builder.name] } : {}),
+    ...(minGasPrice[builder.name] !== undefined ? { minGasPrice: minGasPrice[builder.name] } : {}),
   }));
 };
 

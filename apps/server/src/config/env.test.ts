@@ -236,6 +236,33 @@ describe("parseEnv builder settings", () => {
     );
   });
 
+  it("reads each builder's endpoint, key and gas floor as name=value pairs, a key keeping its =", () => {
+    const env = parseEnv({
+      BUILDER_URLS: "blockrazor=https://frankfurt.builder.blockrazor.io",
+      BUILDER_AUTH: "blockrazor=abc==",
+      BUILDER_MIN_GAS_GWEI: "nodereal=0.1, blockrazor=0.05",
+    });
+    expect(env.BUILDER_URLS).toEqual({ blockrazor: "https://frankfurt.builder.blockrazor.io" });
+    expect(env.BUILDER_AUTH).toEqual({ blockrazor: "abc==" });
+    expect(env.BUILDER_MIN_GAS_GWEI).toEqual({ nodereal: 100_000_000n, blockrazor: 50_000_000n });
+    expect(parseEnv({}).BUILDER_AUTH).toEqual({});
+  });
+
+  it("refuses a builder URL that is not http(s) and a floor that is not gwei, naming the variable", () => {
+    expect(() => parseEnv({ BUILDER_URLS: "blockrazor=ftp://x" })).toThrow(
+      /BUILDER_URLS.*must be name=URL pairs/,
+    );
+    expect(() => parseEnv({ BUILDER_MIN_GAS_GWEI: "nodereal=cheap" })).toThrow(
+      /BUILDER_MIN_GAS_GWEI.*must be name=gwei pairs/,
+    );
+  });
+
+  it("never echoes a builder's key or endpoint", () => {
+    expect(() => parseEnv({ BUILDER_AUTH: "secret-key-9" })).toThrow(/BUILDER_AUTH/);
+    expect(() => parseEnv({ BUILDER_AUTH: "secret-key-9" })).not.toThrow(/secret-key-9/);
+    expect(() => parseEnv({ BUILDER_URLS: "blockrazor=ftp://k-77" })).not.toThrow(/k-77/);
+  });
+
   it("never echoes NodeReal's keyed URL", () => {
     expect(() => parseEnv({ NODEREAL_BUNDLE_URL: "ftp://key-123" })).not.toThrow(/key-123/);
   });

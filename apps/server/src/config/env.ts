@@ -6,6 +6,7 @@ import {
   KEY_PRICING_DEFAULTS,
 } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
+import { parseGwei } from "viem";
 import { z } from "zod";
 import { DEFAULT_BUNDLE_WINDOW_SECONDS } from "../lib/bundle-window.ts";
 import { SERVER_ROOT } from "../paths.ts";
@@ -88,6 +89,32 @@ const builderCaps = csv
     Object.fromEntries(pairs.map((pair) => [pair.split("=")[0], Number(pair.split("=")[1])])),
   );
 
+/** "name=value,name=value": one value per builder name (a value may hold "=", not ","). */
+const perBuilder = (what: string, example: string, valid: (value: string) => boolean) =>
+  csv
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(/^[\w-]+=.+$/, `must be name=${what} pairs, e.g. "${example}"`)
+          .refine((pair) => valid(pair.slice(pair.indexOf("=") + 1)), {
+            message: `must be name=${what} pairs, e.g. "${example}"`,
+          }),
+      ),
+    )
+    .transform((pairs) =>
+      Object.fromEntries(
+        pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+      ),
+    );
+const isHttpUrl = (value: string) => {
+  try {
+    return ["http:", "https:"].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 /** A USD amount as configured: at most 6 integer digits and 6 decimals, kept exact as a string. */
@@ -130,6 +157,16 @@ const fields = z.object({
   NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
   /** Bundle size caps for your builder tiers off the local chain. */
   BUILDER_MAX_TXS: builderCaps,
+  /** Another endpoint per builder (a regional one), e.g. "blockrazor=https://…". */
+  BUILDER_URLS: perBuilder("URL", "blockrazor=https://frankfurt.builder.blockrazor.io", isHttpUrl),
+  /** Each keyed builder's Authorization header value; never logged or echoed. */
+  BUILDER_AUTH: perBuilder("token", "blockrazor=<your key>", (value) => value.trim() !== ""),
+  /** Each builder's lowest gas price, gwei: a bundle priced under it is not sent there. */
+  BUILDER_MIN_GAS_GWEI: perBuilder("gwei", "nodereal=0.1", (value) =>
+    /^\d+(\.\d{1,9})?$/.test(value),
+  ).transform((floors) =>
+    Object.fromEntries(Object.entries(floors).map(([name, gwei]) => [name, parseGwei(gwei)])),
+  ),
   LOCAL_BUILDER_MIN_TIP: z
     .string()
     .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")
@@ -348,6 +385,8 @@ const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
   "RPC_URL",
   "NODEREAL_BUNDLE_URL",
+  "BUILDER_URLS",
+  "BUILDER_AUTH",
 ]);
 
 /** One line naming every bad variable, so a wrong start is fixed in one go. */

@@ -10,10 +10,15 @@ const remoteBuilders = (env: Env) => {
     return buildersFor(profiles[env.CHAIN], {
       nodeRealUrl: env.NODEREAL_BUNDLE_URL,
       maxTxs: env.BUILDER_MAX_TXS,
+      urls: env.BUILDER_URLS,
+      authorization: env.BUILDER_AUTH,
+      minGasPrice: env.BUILDER_MIN_GAS_GWEI,
     });
   } catch (error) {
     if (error instanceof ChainError)
-      throw new ConfigError(`invalid configuration: BUILDER_MAX_TXS: ${error.shortMessage}`);
+      throw new ConfigError(
+        `invalid configuration: BUILDER_MAX_TXS, BUILDER_URLS, BUILDER_AUTH or BUILDER_MIN_GAS_GWEI: ${error.shortMessage}`,
+      );
     throw error;
   }
 };

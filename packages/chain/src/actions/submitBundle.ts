@@ -1,4 +1,4 @@
-import { type Hex, keccak256, type LocalAccount } from "viem";
+import { formatGwei, type Hex, keccak256, type LocalAccount } from "viem";
 import { type BundleRefusal, BundleRejectedError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
 import { bundleRefusal } from "./bundleRefusal.ts";
@@ -52,8 +52,12 @@ export const submitBundle = async (
         return refuse({
           message: `${txs.length} transactions exceed its cap of ${builder.maxTxs}`,
         });
+      if (builder.minGasPrice !== undefined && params.tip.gasPrice < builder.minGasPrice)
+        return refuse({
+          message: `the bundle's gas price of ${formatGwei(params.tip.gasPrice)} gwei is under its floor of ${formatGwei(builder.minGasPrice)} gwei`,
+        });
       const error = await sendBundleRpc(
-        builder.url,
+        builder,
         txs,
         params.maxBlockNumber,
         params.timeoutMs ?? 15_000,
@@ -72,15 +76,18 @@ export const submitBundle = async (
 
 /** Sends `eth_sendBundle`; answers the builder's error (message and data), or null. */
 const sendBundleRpc = async (
-  url: string,
+  builder: BuilderEndpoint,
   txs: Hex[],
   maxBlockNumber: bigint,
   timeoutMs: number,
 ): Promise<{ message: string; data?: unknown } | null> => {
   try {
-    const response = await fetch(url, {
+    const response = await fetch(builder.url, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: {
+        "content-type": "application/json",
+        ...(builder.authorization ? { authorization: builder.authorization } : {}),
+      },
       signal: AbortSignal.timeout(timeoutMs),
       body: JSON.stringify({
         jsonrpc: "2.0",

@@ -260,9 +260,14 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
   const answered = await Promise.all(
     target.builders.map(async (builder) => {
       const started = performance.now();
-      const answer = await callRpc(builder.url, "eth_chainId", [], BUILDER_TIMEOUT_MS).catch(
-        (error: Error) => error,
-      );
+      // With its key, as bundles go: a keyed endpoint refuses a call without one.
+      const answer = await callRpc(
+        builder.url,
+        "eth_chainId",
+        [],
+        BUILDER_TIMEOUT_MS,
+        builder.authorization ? { authorization: builder.authorization } : {},
+      ).catch((error: Error) => error);
       const ms = Math.round(performance.now() - started);
       return { builder, answer, ms };
     }),
@@ -276,7 +281,7 @@ export async function chainChecks(target: PreflightTarget): Promise<PreflightChe
             `check its endpoint (${new URL(builder.url).host}) and this machine's access to it`,
           )
         : ok(
-            `${builder.name} answered in ${ms} ms (bundles of up to ${builder.maxTxs} transactions)`,
+            `${builder.name} answered in ${ms} ms (bundles of up to ${builder.maxTxs} transactions${builder.minGasPrice === undefined ? "" : `, gas price at least ${formatGwei(builder.minGasPrice)} gwei`}${builder.authorization ? ", keyed" : ""})`,
           ),
     );
   add(
