@@ -128,7 +128,7 @@ export async function reconcilePass(
       rebroadcast.push(row);
   }
 
-  for (const row of await confirmOutOfWindow(chain.rpcUrl, outOfWindow))
+  for (const row of await confirmOutOfWindow(chain.rpcUrl, outOfWindow, head))
     await finish([row], {
       status: "dropped",
       error: `the bundle was not included by block ${row.validUntilBlock}${row.error ? `: ${row.error}` : ""}`,

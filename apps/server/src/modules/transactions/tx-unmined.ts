@@ -67,16 +67,24 @@ export async function confirmReplaced(
  * behind a load-balanced endpoint the head can come from a node ahead of the one that answered
  * the receipt and the nonce, and a bundle that landed would look dropped. A nonce read at a
  * fixed block means the same on every node that has the block; a node that has not reached it
- * answers an error, and the next pass decides.
+ * answers an error, and the next pass decides. The block read is the window's last, or two
+ * blocks under the head when that is later (a nonce only grows: unused then, unused at the
+ * window's end): full nodes keep the state of recent blocks only (BSC's, 128), so a window that
+ * ended long ago (the server was down) is still decided.
  */
-export async function confirmOutOfWindow(rpcUrl: string, candidates: OpenTx[]): Promise<OpenTx[]> {
+export async function confirmOutOfWindow(
+  rpcUrl: string,
+  candidates: OpenTx[],
+  head: bigint,
+): Promise<OpenTx[]> {
   if (candidates.length === 0) return [];
   const answers = await rpcBatch<Hex>(
     rpcUrl,
-    candidates.map((row) => ({
-      method: "eth_getTransactionCount",
-      params: [row.from, `0x${(row.validUntilBlock as bigint).toString(16)}`],
-    })),
+    candidates.map((row) => {
+      const end = row.validUntilBlock as bigint;
+      const at = head - 2n > end ? head - 2n : end;
+      return { method: "eth_getTransactionCount", params: [row.from, `0x${at.toString(16)}`] };
+    }),
   ).catch(() => []);
   return candidates.filter((row, i) => {
     const count = answers[i]?.result;
