@@ -6,10 +6,10 @@ import {
   KEY_PRICING_DEFAULTS,
 } from "@bundler/shared";
 import proxyAddr from "@fastify/proxy-addr";
-import { parseGwei } from "viem";
 import { z } from "zod";
 import { DEFAULT_BUNDLE_WINDOW_SECONDS } from "../lib/bundle-window.ts";
 import { SERVER_ROOT } from "../paths.ts";
+import { builderFields, csv } from "./env-lists.ts";
 
 const url = (protocols: string[]) =>
   z
@@ -25,16 +25,6 @@ const url = (protocols: string[]) =>
       },
       `must be a ${protocols.join(" or ")} URL`,
     );
-
-const csv = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  );
 
 /** `scheme://host[:port]` exactly as a browser sends it in `Origin`: no path, no trailing slash. */
 const isOrigin = (value: string): boolean => {
@@ -82,39 +72,6 @@ const trustedProxies = csv.check((context) => {
   }
 });
 
-/** "blockrazor=15,nodereal=50": a bundle size cap per builder name. */
-const builderCaps = csv
-  .pipe(z.array(z.string().regex(/^[\w-]+=\d+$/, 'must be name=count pairs, e.g. "blockrazor=15"')))
-  .transform((pairs) =>
-    Object.fromEntries(pairs.map((pair) => [pair.split("=")[0], Number(pair.split("=")[1])])),
-  );
-
-/** "name=value,name=value": one value per builder name (a value may hold "=", not ","). */
-const perBuilder = (what: string, example: string, valid: (value: string) => boolean) =>
-  csv
-    .pipe(
-      z.array(
-        z
-          .string()
-          .regex(/^[\w-]+=.+$/, `must be name=${what} pairs, e.g. "${example}"`)
-          .refine((pair) => valid(pair.slice(pair.indexOf("=") + 1)), {
-            message: `must be name=${what} pairs, e.g. "${example}"`,
-          }),
-      ),
-    )
-    .transform((pairs) =>
-      Object.fromEntries(
-        pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-      ),
-    );
-const isHttpUrl = (value: string) => {
-  try {
-    return ["http:", "https:"].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
-
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 /** A USD amount as configured: at most 6 integer digits and 6 decimals, kept exact as a string. */
@@ -155,18 +112,7 @@ const fields = z.object({
   LOCAL_RPC_URL: url(["http:", "https:"]).optional(),
   /** NodeReal's bundle endpoint with its key: adds NodeReal to BSC's builders. */
   NODEREAL_BUNDLE_URL: url(["https:", "http:"]).optional(),
-  /** Bundle size caps for your builder tiers off the local chain. */
-  BUILDER_MAX_TXS: builderCaps,
-  /** Another endpoint per builder (a regional one), e.g. "blockrazor=https://…". */
-  BUILDER_URLS: perBuilder("URL", "blockrazor=https://frankfurt.builder.blockrazor.io", isHttpUrl),
-  /** Each keyed builder's Authorization header value; never logged or echoed. */
-  BUILDER_AUTH: perBuilder("token", "blockrazor=<your key>", (value) => value.trim() !== ""),
-  /** Each builder's lowest gas price, gwei: a bundle priced under it is not sent there. */
-  BUILDER_MIN_GAS_GWEI: perBuilder("gwei", "nodereal=0.1", (value) =>
-    /^\d+(\.\d{1,9})?$/.test(value),
-  ).transform((floors) =>
-    Object.fromEntries(Object.entries(floors).map(([name, gwei]) => [name, parseGwei(gwei)])),
-  ),
+  ...builderFields,
   LOCAL_BUILDER_MIN_TIP: z
     .string()
     .regex(/^\d+(\.\d+)?$/, "must be a BNB amount")

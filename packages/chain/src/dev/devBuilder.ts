@@ -3,13 +3,12 @@ import type { AddressInfo } from "node:net";
 import {
   type Address,
   type Hex,
-  keccak256,
   parseTransaction,
   recoverTransactionAddress,
   type TransactionSerialized,
 } from "viem";
 import { rpcFetch } from "../actions/rpcFetch.ts";
-import { checkBundle, includeBundle, parseBundleParams } from "./devBuilderBundle.ts";
+import { bundleHash, checkBundle, includeBundle, parseBundleParams } from "./devBuilderBundle.ts";
 import { jsonRpc, RpcError, serve } from "./devBuilderRpc.ts";
 
 export interface StartDevBuilderParameters {
@@ -160,7 +159,7 @@ export const startDevBuilder = async (
       const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
       if (faults.acceptWithoutLanding) {
         faults = { ...faults, acceptWithoutLanding: faults.acceptWithoutLanding - 1 };
-        return keccak256(`0x${bundle.decoded.map((tx) => tx.hash.slice(2)).join("")}` as Hex);
+        return bundleHash(bundle.decoded);
       }
       const front = faults.frontrunNextBundle ?? [];
       faults = { ...faults, frontrunNextBundle: [] };

@@ -161,8 +161,12 @@ export const includeBundle = async (
     for (const tx of decoded) await node("anvil_dropTransaction", [tx.hash]).catch(() => undefined);
     throw failure;
   }
-  return keccak256(`0x${decoded.map((tx) => tx.hash.slice(2)).join("")}` as Hex);
+  return bundleHash(decoded);
 };
+
+/** What a builder answers for a bundle it took: keccak256 of its transactions' hashes. */
+export const bundleHash = (decoded: readonly DecodedTx[]): Hex =>
+  keccak256(`0x${decoded.map((tx) => tx.hash.slice(2)).join("")}` as Hex);
 
 /** The raw transactions mined after block `since` that are not the bundle's. */
 const straysSince = async (node: Node, since: number, bundle: DecodedTx[]): Promise<Hex[]> => {
