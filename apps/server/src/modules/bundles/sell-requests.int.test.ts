@@ -110,6 +110,58 @@ describe("a sell request asked again", () => {
     expect(await tokenBalance(testChain, bundle.token, wallet)).toBe(held - held / 2n);
   });
 
+  it("records a sale that lands in its window's last block once, and its bundle sent again is refused and sells nothing more", async () => {
+    const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
+    const wallet = bundle.wallets[0]?.address as Address;
+    const held = await tokenBalance(testChain, bundle.token, wallet);
+    await testChain.setBlockTime(0);
+    try {
+      // Recorded, never sent: a builder holds the bundle until the last block it may use.
+      armFailpoint("tx.recorded", "throw", 1);
+      expect((await sellHalf(bundle.token, wallet, "last-block")).status).toBe(500);
+      const recorded = await recordedSale("last-block");
+      const prefix = `${recorded?.key.slice(0, -"sell".length)}`;
+      const rows = (await app.transactions?.byKeyPrefix(prefix)) ?? [];
+      const lastBlock = recorded?.validUntilBlock as bigint;
+      while ((await testChain.chain.client.getBlockNumber()) < lastBlock - 1n)
+        await testChain.mine();
+      for (const row of rows) await testChain.rpc("eth_sendRawTransaction", [row.rawTx]);
+      expect(BigInt(await testChain.mine())).toBe(lastBlock);
+
+      await expect
+        .poll(async () => {
+          // Mined rows are confirmed some blocks deep: the chain is paused, so mine them.
+          await testChain.mine();
+          await app.transactions?.reconcile();
+          const [row] = (await app.transactions?.byHashes([recorded?.txHash as string])) ?? [];
+          return [row?.status, row?.blockNumber];
+        })
+        .toEqual(["mined", lastBlock]);
+      // The bundle sent again (a builder's retry, a request asked again) is refused.
+      const builder = testChain.chain.builders[0];
+      const resend = await fetch(builder?.url as string, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_sendBundle",
+          params: [{ txs: rows.map((row) => row.rawTx), maxBlockNumber: Number(lastBlock) + 5 }],
+        }),
+      });
+      expect(((await resend.json()) as { error?: unknown }).error).toBeDefined();
+
+      const again = await sellHalf(bundle.token, wallet, "last-block");
+      expect(again.status).toBe(200);
+      expect(saleOf(again.body)?.hash).toBe(recorded?.txHash);
+      expect((await app.transactions?.byKeyPrefix(prefix))?.length).toBe(rows.length);
+      for (let i = 0; i < 3; i++) await testChain.mine();
+      expect(await tokenBalance(testChain, bundle.token, wallet)).toBe(held - held / 2n);
+    } finally {
+      await testChain.setBlockTime();
+    }
+  });
+
   it("answers an attempt that landed after its row was dropped, recording it mined, and sells nothing more", async () => {
     const bundle = await launchBundle(app, testChain, key, { wallets: 1 });
     const wallet = bundle.wallets[0]?.address as Address;
