@@ -18,6 +18,12 @@ export {
   prepareBuy,
 } from "./actions/buyToken.ts";
 export {
+  type CheckLaunchBuildersParameters,
+  type CheckLaunchBuildersReturnType,
+  checkLaunchBuilders,
+  LAUNCH_MIN_TXS,
+} from "./actions/checkLaunchBuilders.ts";
+export {
   type EmptyWalletParameters,
   type EmptyWalletReturnType,
   emptyWallet,
@@ -141,6 +147,11 @@ export {
   type SellTokenReturnType,
   sellToken,
 } from "./actions/sellToken.ts";
+export {
+  type Sign48spBundleParameters,
+  type Sign48spBundleReturnType,
+  sign48spBundle,
+} from "./actions/sign48spBundle.ts";
 export { signTransfer } from "./actions/signTransfer.ts";
 export {
   type SimulateLaunchParameters,
@@ -234,6 +245,8 @@ export {
   type ChainName,
   type ChainProfile,
   explorerTxUrl,
+  FORTY_EIGHT_CLUB_TIERS,
+  FORTY_EIGHT_CLUB_UNSIGNED_CAP,
   NODEREAL_TIP_ADDRESS,
   profiles,
   tokenPageUrl,

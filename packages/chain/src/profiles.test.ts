@@ -1,3 +1,4 @@
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import {
   buildersFor,
@@ -105,7 +106,34 @@ describe("buildersFor", () => {
       "blockrazor's cap must be a whole number of at least 3 transactions",
     );
     expect(() => buildersFor(profiles.bsc, { maxTxs: { "48club": 50 } })).toThrow(
-      /48club takes at most 5 transactions: .*48spSign/,
+      "48club takes at most 5 transactions from a bundle not signed with 48spSign, and no 48 Soul Point key is configured",
+    );
+  });
+
+  const member = privateKeyToAccount(generatePrivateKey());
+
+  it("gives 48 Club the 48 Soul Point key, and a signed guest's 6 transactions when no tier is declared", () => {
+    const [fortyEight, blockrazor] = buildersFor(profiles.bsc, { fortyEightSpSigner: member });
+    expect(fortyEight).toMatchObject({ name: "48club", maxTxs: 6, signer: member });
+    expect(blockrazor?.signer).toBeUndefined();
+  });
+
+  it("takes each declared 48 Soul Point tier with a key, and refuses any other cap", () => {
+    for (const cap of [6, 10, 15, 50])
+      expect(
+        caps(buildersFor(profiles.bsc, { fortyEightSpSigner: member, maxTxs: { "48club": cap } })),
+      ).toMatchObject({ "48club": cap });
+    for (const cap of [5, 7, 48])
+      expect(() =>
+        buildersFor(profiles.bsc, { fortyEightSpSigner: member, maxTxs: { "48club": cap } }),
+      ).toThrow(
+        `48club's cap for signed bundles is its 48 Soul Point tier's: 6, 10, 15, 50 (not ${cap})`,
+      );
+  });
+
+  it("refuses a 48 Soul Point key on a network without 48 Club", () => {
+    expect(() => buildersFor(profiles["bsc-testnet"], { fortyEightSpSigner: member })).toThrow(
+      'no builder "48club" on bsc-testnet (builders: none)',
     );
   });
 });

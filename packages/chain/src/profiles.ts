@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import type { Address, LocalAccount } from "viem";
 import { ChainError } from "./errors.ts";
 
 export type ChainName = "local" | "bsc-testnet" | "bsc";
@@ -12,6 +12,11 @@ export interface BuilderEndpoint {
   authorization?: string;
   /** The lowest gas price the builder takes, wei: a bundle priced under it is not sent there. */
   minGasPrice?: bigint;
+  /**
+   * 48 Club only: a 48 Soul Point member's key, which signs each bundle (`48spSign`) so 48 Club
+   * takes the member's tier of transactions; never logged.
+   */
+  signer?: LocalAccount;
 }
 
 /** Everything that differs between networks, as data. */
@@ -101,7 +106,7 @@ export const profiles: Record<ChainName, ChainProfile> = {
         name: "48club",
         url: "https://puissant-builder.48.club/",
         tipAddress: "0x4848489f0b2BEdd788c696e2D79b6b69D7484848",
-        // Unsigned guests: 50 needs its top tier and a 48spSign signature, which we do not send.
+        // Unsigned guests; a 48 Soul Point key raises it to its tier (FORTY_EIGHT_CLUB_TIERS).
         maxTxs: 5,
       },
       {
@@ -123,13 +128,17 @@ export const profiles: Record<ChainName, ChainProfile> = {
 /** NodeReal's bundle tips go to the system address its docs name. */
 export const NODEREAL_TIP_ADDRESS: Address = "0xffffFFFfFFffffffffffffffFfFFFfffFFFfFFfE";
 
-/** Largest caps we can honour: 48 Club takes more only from 48spSign-signed bundles. */
-const CAP_LIMITS: Record<string, { limit: number; why: string }> = {
-  "48club": {
-    limit: 5,
-    why: "48 Club takes more only from bundles signed with 48spSign, which this app does not send",
-  },
-};
+/** What 48 Club takes from a bundle without a `48spSign` signature. */
+export const FORTY_EIGHT_CLUB_UNSIGNED_CAP = 5;
+
+/**
+ * 48 Club's caps for signed bundles, by 48 Soul Point tier: a signed guest 6, 48 SP or more
+ * 10, 100 SP or more 15, 480 SP or more 50.
+ */
+export const FORTY_EIGHT_CLUB_TIERS = [6, 10, 15, 50] as const;
+
+/** The cap of 48 Club's signed bundles when no tier is declared: a signed guest's. */
+const FORTY_EIGHT_CLUB_SIGNED_DEFAULT = 6;
 
 export interface BuildersForOptions {
   /** NodeReal's bundle endpoint with its key (https://bsc-mainnet.nodereal.io/v1/<key>). */
@@ -142,12 +151,15 @@ export interface BuildersForOptions {
   authorization?: Readonly<Record<string, string>>;
   /** A builder's gas price floor, wei, by name. */
   minGasPrice?: Readonly<Record<string, bigint>>;
+  /** A 48 Soul Point member's key: bundles to 48 Club are signed and take its tier's cap. */
+  fortyEightSpSigner?: LocalAccount;
 }
 
 /**
  * The builders a profile launches through: its own, NodeReal when its keyed URL is given,
- * each with its cap for your tier. Throws ChainError for a cap on an unknown builder or a
- * cap we cannot honour.
+ * each with its cap for your tier. 48 Club takes 5 transactions unsigned; with a 48 Soul Point
+ * key its cap is the declared tier (one of FORTY_EIGHT_CLUB_TIERS), 6 when none is declared.
+ * Throws ChainError for a setting on an unknown builder or a cap we cannot honour.
  *
  * @example
  * buildersFor(profiles.bsc, { nodeRealUrl, maxTxs: { blockrazor: 15 } });
@@ -160,6 +172,7 @@ export const buildersFor = (
     urls = {},
     authorization = {},
     minGasPrice = {},
+    fortyEightSpSigner,
   }: BuildersForOptions = {},
 ): BuilderEndpoint[] => {
   const builders: BuilderEndpoint[] = [
@@ -178,23 +191,38 @@ export const buildersFor = (
     ...Object.keys(urls),
     ...Object.keys(authorization),
     ...Object.keys(minGasPrice),
+    ...(fortyEightSpSigner ? ["48club"] : []),
   ])
     known(name);
   for (const [name, cap] of Object.entries(maxTxs)) {
     known(name);
-    const limit = CAP_LIMITS[name];
-    if (limit && cap > limit.limit)
-      throw new ChainError(`${name} takes at most ${limit.limit} transactions: ${limit.why}`);
+    if (name === "48club") checkFortyEightClubCap(cap, fortyEightSpSigner !== undefined);
     if (!Number.isInteger(cap) || cap < 3)
       throw new ChainError(`${name}'s cap must be a whole number of at least 3 transactions`);
   }
+  const signed = (name: string) => name === "48club" && fortyEightSpSigner !== undefined;
   return builders.map((builder) => ({
     ...builder,
     url: urls[builder.name] ?? builder.url,
-    maxTxs: maxTxs[builder.name] ?? builder.maxTxs,
+    maxTxs:
+      maxTxs[builder.name] ??
+      (signed(builder.name) ? FORTY_EIGHT_CLUB_SIGNED_DEFAULT : builder.maxTxs),
+    ...(signed(builder.name) ? { signer: fortyEightSpSigner } : {}),
     ...(authorization[builder.name] ? { authorization: authorization[builder.name] } : {}),
     ...(minGasPrice[builder.name] !== undefined ? { minGasPrice: minGasPrice[builder.name] } : {}),
   }));
+};
+
+/** 48 Club's cap: at most 5 unsigned, one of its tiers signed. */
+const checkFortyEightClubCap = (cap: number, signed: boolean) => {
+  if (!signed && cap > FORTY_EIGHT_CLUB_UNSIGNED_CAP)
+    throw new ChainError(
+      `48club takes at most ${FORTY_EIGHT_CLUB_UNSIGNED_CAP} transactions from a bundle not signed with 48spSign, and no 48 Soul Point key is configured`,
+    );
+  if (signed && !(FORTY_EIGHT_CLUB_TIERS as readonly number[]).includes(cap))
+    throw new ChainError(
+      `48club's cap for signed bundles is its 48 Soul Point tier's: ${FORTY_EIGHT_CLUB_TIERS.join(", ")} (not ${cap})`,
+    );
 };
 
 /** A link to a transaction on the profile's explorer, or null on the local chain. */

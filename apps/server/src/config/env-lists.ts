@@ -1,3 +1,4 @@
+import { FORTY_EIGHT_CLUB_TIERS, FORTY_EIGHT_CLUB_UNSIGNED_CAP } from "@bundler/chain";
 import { parseGwei } from "viem";
 import { z } from "zod";
 
@@ -59,4 +60,43 @@ export const builderFields = {
   ).transform((floors) =>
     Object.fromEntries(Object.entries(floors).map(([name, gwei]) => [name, parseGwei(gwei)])),
   ),
+  /**
+   * A 48 Soul Point member's private key (0x + 64 hex), or a file holding it (mode 0600): bundles
+   * to 48 Club carry its `48spSign` and take its tier's cap. Never stored, logged or echoed.
+   */
+  FORTY_EIGHT_SP_KEY: z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x and 64 hex characters")
+    .optional(),
+  FORTY_EIGHT_SP_KEY_FILE: z.string().optional(),
 };
+
+type BuilderEnv = {
+  BUILDER_MAX_TXS: Record<string, number>;
+  FORTY_EIGHT_SP_KEY?: string | undefined;
+  FORTY_EIGHT_SP_KEY_FILE?: string | undefined;
+};
+
+const keyed = (env: BuilderEnv) =>
+  env.FORTY_EIGHT_SP_KEY !== undefined || env.FORTY_EIGHT_SP_KEY_FILE !== undefined;
+
+/** 48 Club's declared cap against its key: more than 5 only signed, and then a tier's. */
+export const fortyEightClubRules = [
+  {
+    check: (env: BuilderEnv) =>
+      keyed(env) || (env.BUILDER_MAX_TXS["48club"] ?? 0) <= FORTY_EIGHT_CLUB_UNSIGNED_CAP,
+    message: `48club takes more than ${FORTY_EIGHT_CLUB_UNSIGNED_CAP} transactions only from bundles signed with 48spSign: set FORTY_EIGHT_SP_KEY or FORTY_EIGHT_SP_KEY_FILE to a 48 Soul Point member's key, or declare 48club=${FORTY_EIGHT_CLUB_UNSIGNED_CAP} or less`,
+  },
+  {
+    check: (env: BuilderEnv) => {
+      const cap = env.BUILDER_MAX_TXS["48club"];
+      return (
+        !keyed(env) ||
+        cap === undefined ||
+        (FORTY_EIGHT_CLUB_TIERS as readonly number[]).includes(cap)
+      );
+    },
+    message: `with a 48 Soul Point key, 48club's cap is its tier's: 6 (signed guest), 10 (48 SP or more), 15 (100 SP or more) or 50 (480 SP or more)`,
+  },
+] as const;

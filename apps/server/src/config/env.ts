@@ -9,7 +9,7 @@ import proxyAddr from "@fastify/proxy-addr";
 import { z } from "zod";
 import { DEFAULT_BUNDLE_WINDOW_SECONDS } from "../lib/bundle-window.ts";
 import { SERVER_ROOT } from "../paths.ts";
-import { builderFields, csv } from "./env-lists.ts";
+import { builderFields, csv, fortyEightClubRules } from "./env-lists.ts";
 
 const url = (protocols: string[]) =>
   z
@@ -235,6 +235,10 @@ const fields = z.object({
 });
 
 const chainOnly = fields.pick({ CHAIN: true });
+// BUILDER_MAX_TXS is parsed into an object by then, so these fields are judged by their issues.
+const fortyEightFields = ["BUILDER_MAX_TXS", "FORTY_EIGHT_SP_KEY", "FORTY_EIGHT_SP_KEY_FILE"];
+const fortyEightValid = (payload: { issues: ReadonlyArray<{ path?: PropertyKey[] }> }) =>
+  !payload.issues.some((issue) => fortyEightFields.includes(String(issue.path?.[0])));
 const pricingOnly = fields.pick({
   KEY_PRICE_USD: true,
   REFERRAL_DISCOUNT_USD: true,
@@ -295,6 +299,24 @@ const envSchema = fields
     path: ["TREASURY_PRIVATE_KEY"],
     when: () => true,
   })
+  .refine(
+    (env) => env.FORTY_EIGHT_SP_KEY === undefined || env.FORTY_EIGHT_SP_KEY_FILE === undefined,
+    {
+      message: "set FORTY_EIGHT_SP_KEY or FORTY_EIGHT_SP_KEY_FILE, not both",
+      path: ["FORTY_EIGHT_SP_KEY"],
+      when: () => true,
+    },
+  )
+  .refine(fortyEightClubRules[0].check, {
+    message: fortyEightClubRules[0].message,
+    path: ["BUILDER_MAX_TXS"],
+    when: fortyEightValid,
+  })
+  .refine(fortyEightClubRules[1].check, {
+    message: fortyEightClubRules[1].message,
+    path: ["BUILDER_MAX_TXS"],
+    when: fortyEightValid,
+  })
   .refine((env) => micros(env.KEY_PRICE_USD) > 0, {
     message: "must be more than 0",
     path: ["KEY_PRICE_USD"],
@@ -333,6 +355,7 @@ const SECRET_VARIABLES = new Set([
   "NODEREAL_BUNDLE_URL",
   "BUILDER_URLS",
   "BUILDER_AUTH",
+  "FORTY_EIGHT_SP_KEY",
 ]);
 
 /** One line naming every bad variable, so a wrong start is fixed in one go. */

@@ -1,26 +1,51 @@
-import { buildersFor, ChainError, profiles } from "@bundler/chain";
+import {
+  type BuilderEndpoint,
+  buildersFor,
+  ChainError,
+  checkLaunchBuilders,
+  profiles,
+} from "@bundler/chain";
 import { formatEther, parseEther } from "viem";
 import { ConfigError, type Env } from "../config/env.ts";
+import { loadFortyEightSpSigner } from "../config/forty-eight-sp-key.ts";
 import { type ChainContext, localChainContext, remoteChainContext } from "./chain-context.ts";
 import { attachLocalChain, type LocalChain, startLocalChain } from "./local-chain.ts";
 
-/** The profile's builders, NodeReal when keyed, each capped for the configured tier. */
+/**
+ * The profile's builders, NodeReal when keyed, each capped for the configured tier, 48 Club
+ * signing with the 48 Soul Point key when one is set. Refused when builders are configured and
+ * none can take a launch (a create, one buy and a tip at the profile's gas price floor).
+ */
 const remoteBuilders = (env: Env) => {
+  const profile = profiles[env.CHAIN];
+  const fortyEightSpSigner = loadFortyEightSpSigner(env);
+  let builders: BuilderEndpoint[];
   try {
-    return buildersFor(profiles[env.CHAIN], {
+    builders = buildersFor(profile, {
       nodeRealUrl: env.NODEREAL_BUNDLE_URL,
       maxTxs: env.BUILDER_MAX_TXS,
       urls: env.BUILDER_URLS,
       authorization: env.BUILDER_AUTH,
       minGasPrice: env.BUILDER_MIN_GAS_GWEI,
+      ...(fortyEightSpSigner ? { fortyEightSpSigner } : {}),
     });
   } catch (error) {
     if (error instanceof ChainError)
       throw new ConfigError(
-        `invalid configuration: BUILDER_MAX_TXS, BUILDER_URLS, BUILDER_AUTH or BUILDER_MIN_GAS_GWEI: ${error.shortMessage}`,
+        `invalid configuration: BUILDER_MAX_TXS, BUILDER_URLS, BUILDER_AUTH, BUILDER_MIN_GAS_GWEI or FORTY_EIGHT_SP_KEY: ${error.shortMessage}`,
       );
     throw error;
   }
+  try {
+    checkLaunchBuilders({ builders, gasPrice: profile.gasPriceFloor });
+  } catch (error) {
+    if (error instanceof ChainError)
+      throw new ConfigError(
+        `${error.shortMessage} (raise a cap with BUILDER_MAX_TXS or lower a floor with BUILDER_MIN_GAS_GWEI)`,
+      );
+    throw error;
+  }
+  return builders;
 };
 
 /** Whether this process starts the local chain itself (not another's, not a remote one). */

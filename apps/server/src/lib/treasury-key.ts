@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
 import { addressOfKey, devPrivateKey } from "@bundler/chain";
 import { type Address, getAddress, type Hex, isAddressEqual } from "viem";
+import { readPrivateKeyFile } from "./key-file.ts";
 
 export interface TreasurySource {
   chain: "local" | "bsc-testnet" | "bsc";
@@ -18,18 +18,6 @@ export interface Treasury {
   privateKey?: Hex | undefined;
 }
 
-const readKeyFile = (file: string): Hex => {
-  const mode = statSync(file).mode & 0o777;
-  if (process.platform !== "win32" && mode & 0o077)
-    throw new Error(
-      `${file} may be read by other users (mode 0${mode.toString(8)}): run chmod 600 ${file}`,
-    );
-  const text = readFileSync(file, "utf8").trim();
-  if (!/^0x[0-9a-fA-F]{64}$/.test(text))
-    throw new Error(`TREASURY_KEY_FILE ${file} must hold 0x and 64 hex characters`);
-  return text as Hex;
-};
-
 /**
  * The treasury: where fees are swept, and the wallet referral claims are paid from. Its key
  * comes from TREASURY_PRIVATE_KEY or TREASURY_KEY_FILE; on the local chain, without either and
@@ -40,7 +28,7 @@ export const loadTreasury = (source: TreasurySource): Treasury => {
   const configured = source.privateKey
     ? (source.privateKey as Hex)
     : source.keyFile
-      ? readKeyFile(source.keyFile)
+      ? readPrivateKeyFile(source.keyFile, "TREASURY_KEY_FILE")
       : undefined;
   const address = source.address ? getAddress(source.address) : undefined;
   if (configured) {

@@ -2,6 +2,7 @@ import { formatGwei, type Hex, keccak256, type LocalAccount } from "viem";
 import { type BundleRefusal, BundleRejectedError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
 import { bundleRefusal } from "./bundleRefusal.ts";
+import { sign48spBundle } from "./sign48spBundle.ts";
 import { signTransfer } from "./signTransfer.ts";
 
 export interface SubmitBundleParameters {
@@ -81,6 +82,10 @@ const sendBundleRpc = async (
   maxBlockNumber: bigint,
   timeoutMs: number,
 ): Promise<{ message: string; data?: unknown } | null> => {
+  // 48 Club takes a member's tier of transactions from a bundle its member key signed.
+  const spSign = builder.signer
+    ? { "48spSign": await sign48spBundle({ account: builder.signer, txs }) }
+    : {};
   try {
     const response = await fetch(builder.url, {
       method: "POST",
@@ -93,7 +98,7 @@ const sendBundleRpc = async (
         jsonrpc: "2.0",
         id: 1,
         method: "eth_sendBundle",
-        params: [{ txs, maxBlockNumber: Number(maxBlockNumber), revertingTxHashes: [] }],
+        params: [{ txs, maxBlockNumber: Number(maxBlockNumber), revertingTxHashes: [], ...spSign }],
       }),
     });
     if (!response.ok) return { message: `HTTP ${response.status}` };
