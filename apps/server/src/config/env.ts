@@ -96,6 +96,15 @@ const fields = z.object({
   BLOCK_TIME_SECONDS: z.coerce.number().positive().default(1),
   LOCAL_BUILDER_MAX_TXS: int(50, 3),
   /**
+   * The cap of a second local builder ("local-slow": its own tip address, slower to answer)
+   * that every bundle small enough also goes to, as bundles go to several builders on BSC;
+   * 0 runs none.
+   */
+  LOCAL_SLOW_BUILDER_MAX_TXS: int(5, 0).refine(
+    (cap) => cap === 0 || cap >= 3,
+    "must be 0 (no second builder) or at least 3 transactions",
+  ),
+  /**
    * The dev builder of a local chain another server process started (its banner prints the URL):
    * this process attaches to that chain instead of starting one. Same DATA_DIR (its
    * `chain/deployment.json`), same master key, same DATABASE_URL.

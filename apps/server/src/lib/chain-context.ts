@@ -12,7 +12,7 @@ import type { CurveState } from "@bundler/contracts";
 import { type Address, createPublicClient, type Hex, type PublicClient } from "viem";
 import { type BlockCache, blockCacheFor } from "./block-cache.ts";
 import { ServiceUnavailableError } from "./errors.ts";
-import { LOCAL_TIP_ADDRESS, type LocalChain } from "./local-chain.ts";
+import { LOCAL_SLOW_TIP_ADDRESS, LOCAL_TIP_ADDRESS, type LocalChain } from "./local-chain.ts";
 
 /** What the chain-backed routes need; absent (tests, no RPC) they answer 503. */
 export interface ChainContext {
@@ -82,7 +82,10 @@ export const DEFAULT_CURVE: Omit<CurveState, "offers"> = {
  */
 export const localChainContext = (
   profile: ChainProfile,
-  local: Pick<LocalChain, "builderUrl" | "contracts" | "launchSignerKey" | "graduationFunds">,
+  local: Pick<
+    LocalChain,
+    "builderUrl" | "contracts" | "launchSignerKey" | "graduationFunds" | "slowBuilder"
+  >,
   builderMaxTxs: number,
   rpcUrl: string = local.builderUrl,
 ): ChainContext => {
@@ -104,6 +107,16 @@ export const localChainContext = (
         tipAddress: LOCAL_TIP_ADDRESS,
         maxTxs: builderMaxTxs,
       },
+      ...(local.slowBuilder
+        ? [
+            {
+              name: "local-slow",
+              url: local.slowBuilder.url,
+              tipAddress: LOCAL_SLOW_TIP_ADDRESS,
+              maxTxs: local.slowBuilder.maxTxs,
+            },
+          ]
+        : []),
     ],
     fourMeme: null,
     launchSignerKey: local.launchSignerKey,

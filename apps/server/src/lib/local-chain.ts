@@ -27,10 +27,20 @@ import { displayUrl } from "./display-url.ts";
 
 /** Where the local builder is paid; any address nobody holds a key for. */
 export const LOCAL_TIP_ADDRESS: Address = "0x000000000000000000000000000000000000bEEF";
+/** Where the second local builder ("local-slow") is paid. */
+export const LOCAL_SLOW_TIP_ADDRESS: Address = "0x000000000000000000000000000000000000bEE5";
+/** How long the second local builder takes to answer a bundle, as a distant builder does. */
+const SLOW_BUILDER_LATENCY_MS = 300;
 
 export interface LocalChain {
   rpcUrl: string;
   builderUrl: string;
+  /**
+   * The second builder in front of the same node, when one runs: its own tip address and cap,
+   * slower to answer (it answers a bundle's hash first and builds the block after, as remote
+   * builders do). A bundle goes to both; the first variant to land voids the other.
+   */
+  slowBuilder?: { url: string; maxTxs: number };
   contracts: DeployLocalChainReturnType;
   launchSignerKey: Hex;
   /** The BNB a curve raises before it graduates, as deployed (wei). */
@@ -96,6 +106,8 @@ export const startLocalChain = async (options: {
   builderMinTip: bigint;
   /** The dev builder's port (0: a free one). */
   builderPort?: number;
+  /** The second builder's cap (0 or unset: none runs). */
+  slowBuilderMaxTxs?: number;
   /** Used when deploying; a chain already deployed keeps the value it recorded. */
   graduationFunds: bigint;
 }): Promise<LocalChain> => {
@@ -111,6 +123,7 @@ export const startLocalChain = async (options: {
 
   let anvil: StartAnvilReturnType | undefined;
   let builder: StartDevBuilderReturnType | undefined;
+  let slow: StartDevBuilderReturnType | undefined;
   try {
     anvil = await startAnvil({
       port: options.anvilPort,
@@ -145,17 +158,34 @@ export const startLocalChain = async (options: {
       blockTime: options.blockTime,
       port: options.builderPort ?? 0,
     });
-    const running = { anvil, builder };
-    return localChainOf(
-      { rpcUrl: anvil.rpcUrl, builderUrl: builder.url },
-      deployment,
-      launchSignerKey,
-      async () => {
-        await running.builder.close();
-        await running.anvil.stop();
-      },
-    );
+    if (options.slowBuilderMaxTxs)
+      slow = await startDevBuilder({
+        rpcUrl: anvil.rpcUrl,
+        tipAddress: LOCAL_SLOW_TIP_ADDRESS,
+        minTip: options.builderMinTip,
+        maxTxs: options.slowBuilderMaxTxs,
+        // The first builder keeps the chain's rhythm.
+        blockTime: 0,
+        latencyMs: SLOW_BUILDER_LATENCY_MS,
+      });
+    const running = { anvil, builder, slow };
+    return {
+      ...localChainOf(
+        { rpcUrl: anvil.rpcUrl, builderUrl: builder.url },
+        deployment,
+        launchSignerKey,
+        async () => {
+          await running.slow?.close();
+          await running.builder.close();
+          await running.anvil.stop();
+        },
+      ),
+      ...(slow && options.slowBuilderMaxTxs
+        ? { slowBuilder: { url: slow.url, maxTxs: options.slowBuilderMaxTxs } }
+        : {}),
+    };
   } catch (error) {
+    await slow?.close();
     await builder?.close();
     await anvil?.stop();
     throw error;

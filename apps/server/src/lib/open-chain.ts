@@ -88,6 +88,7 @@ export const openChain = async (
       builderMaxTxs: env.LOCAL_BUILDER_MAX_TXS,
       builderMinTip: parseEther(env.LOCAL_BUILDER_MIN_TIP),
       builderPort: env.LOCAL_BUILDER_PORT,
+      slowBuilderMaxTxs: env.LOCAL_SLOW_BUILDER_MAX_TXS,
       graduationFunds: parseEther(env.GRADUATION_BNB),
     }).catch((error: Error) => {
       if (error.name === "ChainStateError") throw error;

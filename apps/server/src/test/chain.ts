@@ -20,8 +20,11 @@ export interface TestChain {
    * not given. Anvil mines only when the builder says so: pause here, never on anvil.
    */
   setBlockTime(seconds?: number): Promise<void>;
-  /** Sets the dev builder's faults (`{}` clears them): late answers, refused senders, ... */
-  faults(value: DevBuilderFaults): Promise<void>;
+  /**
+   * Sets a dev builder's faults (`{}` clears them): late answers, refused senders, ... The
+   * first builder's unless `which` names the second ("local-slow").
+   */
+  faults(value: DevBuilderFaults, which?: "local" | "local-slow"): Promise<void>;
   /**
    * The launchpad's owner-only test hook: gives `token` another template (X Mode: 0x10000, a
    * creator type: `type << 10`) or makes it a TokenManager V1 token (`version` 1).
@@ -42,10 +45,13 @@ export const startTestChain = async (
   {
     blockTime = TEST_BLOCK_TIME,
     builderMaxTxs = 50,
+    slowBuilderMaxTxs = 0,
   }: {
     blockTime?: number;
     /** The dev builder's cap on a bundle's transactions (BSC builders' top tier: 50). */
     builderMaxTxs?: number;
+    /** The second builder's cap ("local-slow"); 0 (the default): only one builder runs. */
+    slowBuilderMaxTxs?: number;
   } = {},
 ): Promise<TestChain> => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "lb-chain-"));
@@ -59,10 +65,15 @@ export const startTestChain = async (
     graduationFunds: parseEther("24"),
     builderMaxTxs,
     builderMinTip: parseEther("0.0005"),
+    slowBuilderMaxTxs,
   });
   /** One JSON-RPC call to the dev builder (its `dev_` methods); answers the result. */
-  const builder = async <T>(method: string, params: unknown[]): Promise<T> => {
-    const response = await fetch(local.builderUrl, {
+  const builder = async <T>(
+    method: string,
+    params: unknown[],
+    url = local.builderUrl,
+  ): Promise<T> => {
+    const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -85,8 +96,11 @@ export const startTestChain = async (
     setBlockTime: async (seconds = blockTime) => {
       await builder("dev_setBlockTime", [seconds]);
     },
-    faults: async (value) => {
-      await builder("dev_setFaults", [value]);
+    faults: async (value, which = "local") => {
+      const url = which === "local" ? local.builderUrl : local.slowBuilder?.url;
+      if (!url)
+        throw new Error("no second builder runs: start the test chain with slowBuilderMaxTxs");
+      await builder("dev_setFaults", [value], url);
     },
     setTokenKind: async (token, kind) => {
       const owner = createWalletClient({

@@ -28,6 +28,13 @@ export interface StartDevBuilderParameters {
    * own interval mining when it starts (`startAnvil` with `blockTime: null` has none).
    */
   blockTime: number;
+  /**
+   * Answer as a remote builder does, ms after a bundle arrives: its hash once it passes the
+   * cheap checks, the block built after (when the node is free). A bundle that no longer
+   * applies then (another builder's variant of it landed first) is dropped, never refused
+   * late. Unset: the bundle is mined before it is answered, its failure answered in words.
+   */
+  latencyMs?: number;
 }
 
 export interface StartDevBuilderReturnType {
@@ -59,7 +66,14 @@ export interface DevBuilderFaults {
    * include them: a builder that accepted a bundle and did not land it in its window.
    */
   acceptWithoutLanding?: number;
+  /** Refuse the next `times` bundles with `message`, as a builder refuses one it will not take. */
+  refuseBundles?: { times: number; message: string };
+  /** Never answer the next `n` bundles (and never include them): a builder gone silent. */
+  silentBundles?: number;
 }
+
+/** How long a silent builder holds a request before it drops the connection. */
+const SILENT_HOLD_MS = 60_000;
 
 /**
  * One lock per node for every builder of this process in front of it (tests run several
@@ -156,6 +170,17 @@ export const startDevBuilder = async (
       return true;
     }
     if (method === "eth_sendBundle") {
+      if (faults.silentBundles) {
+        faults = { ...faults, silentBundles: faults.silentBundles - 1 };
+        await new Promise((resolve) => setTimeout(resolve, SILENT_HOLD_MS).unref());
+        throw new RpcError(-32000, "no answer");
+      }
+      const refusal = faults.refuseBundles;
+      if (refusal && refusal.times > 0) {
+        faults = { ...faults, refuseBundles: { ...refusal, times: refusal.times - 1 } };
+        throw new RpcError(-32000, refusal.message);
+      }
+      if (params.latencyMs) await new Promise((resolve) => setTimeout(resolve, params.latencyMs));
       const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
       if (faults.acceptWithoutLanding) {
         faults = { ...faults, acceptWithoutLanding: faults.acceptWithoutLanding - 1 };
@@ -163,6 +188,10 @@ export const startDevBuilder = async (
       }
       const front = faults.frontrunNextBundle ?? [];
       faults = { ...faults, frontrunNextBundle: [] };
+      if (params.latencyMs !== undefined) {
+        void exclusive(() => includeBundle(node, bundle, front)).catch(() => undefined);
+        return bundleHash(bundle.decoded);
+      }
       const hash = await exclusive(() => includeBundle(node, bundle, front));
       if (faults.bundleAnswerDelayMs)
         await new Promise((resolve) => setTimeout(resolve, faults.bundleAnswerDelayMs));
@@ -228,7 +257,10 @@ export const startDevBuilder = async (
     close: async () => {
       closed = true;
       clearTimeout(timer);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A request held by a silent builder would keep the server open for a minute.
+      server.closeAllConnections();
+      await closing;
       // A block being mined when the builder closed ends before anvil is stopped.
       await exclusive(async () => undefined);
     },

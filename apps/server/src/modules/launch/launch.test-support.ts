@@ -14,7 +14,15 @@ const FEE = parseEther("0.01");
  * tests, stopped after), two users' keys, and the helpers that make paid drafts to launch.
  * `chain`, `app`, `key`, `otherKey` and `userId` are getters: read them inside a test.
  */
-export const useLaunchTestbed = () => {
+export const useLaunchTestbed = ({
+  slowBuilderMaxTxs = 0,
+  bundleTimeoutMs,
+}: {
+  /** Run a second builder ("local-slow") with this cap. */
+  slowBuilderMaxTxs?: number;
+  /** How long each builder has to answer a bundle, ms. */
+  bundleTimeoutMs?: number;
+} = {}) => {
   let testChain: TestChain;
   let chain: ChainContext;
   let app: TestApp;
@@ -29,8 +37,8 @@ export const useLaunchTestbed = () => {
     rpc("anvil_setBalance", [address, `0x${value.toString(16)}`]);
 
   beforeAll(async () => {
-    testChain = await startTestChain(masterKey);
-    ({ chain } = testChain);
+    testChain = await startTestChain(masterKey, { slowBuilderMaxTxs });
+    chain = { ...testChain.chain, ...(bundleTimeoutMs ? { bundleTimeoutMs } : {}) };
     app = await createTestApp({
       chain,
       masterKey,
@@ -87,6 +95,9 @@ export const useLaunchTestbed = () => {
   };
 
   return {
+    get testChain() {
+      return testChain;
+    },
     get chain() {
       return chain;
     },
