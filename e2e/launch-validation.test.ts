@@ -205,6 +205,11 @@ describe("the create page's validation", () => {
     page,
   }) => {
     await page.getByLabel("Number of wallets").fill("500");
+    // Beside the count: how many of them buy in the create's block with the local builders.
+    await page.getByText("The other 452 wallets buy in later bundles").waitFor();
+    expect(await page.getByTestId("block-fit").textContent()).toMatch(
+      /^Up to 48 buying wallets land in the create's block: the local builder takes 50 transactions \(the create, 48 buys, its tip\)/,
+    );
     await page.getByLabel("Min buy").fill("0.01");
     await page.getByLabel("Max buy").fill("0.02");
     await button(page, "Generate Wallets").click();

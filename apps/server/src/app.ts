@@ -301,7 +301,16 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(
     metaRoutes({
       news,
-      publicConfig: { ...options.publicConfig, ...publicPricing(pricing, launchFee) },
+      publicConfig: {
+        ...options.publicConfig,
+        ...publicPricing(pricing, launchFee),
+        // Names and caps only: a builder's endpoint and key stay on the server.
+        builders: (options.chain?.builders ?? []).map((builder) => ({
+          name: builder.name,
+          maxTxs: builder.maxTxs,
+          signed: builder.signer !== undefined,
+        })),
+      },
       currentBlock: options.currentBlock ?? (() => null),
     }),
   );

@@ -12,6 +12,7 @@ export const LOCAL_CONFIG: PublicConfig = {
   priceCurrency: "USD",
   referralLaunchFeeShare: 0.1,
   launchFee: "0.5",
+  builders: [{ name: "local", maxTxs: 50, signed: false }],
 };
 
 export const PAYMENT_ADDRESS = "0x1111111111111111111111111111111111111111";

@@ -134,8 +134,24 @@ export const pricingConfigSchema = z.object({
 });
 export type PricingConfig = z.infer<typeof pricingConfigSchema>;
 
+/**
+ * A bundle builder as the create page explains it: its name and the transactions one bundle to
+ * it holds (never its endpoint or key).
+ */
+export const publicBuilderSchema = z.object({
+  /** "48club", "blockrazor", "nodereal"; "local" on the local chain. */
+  name: z.string(),
+  maxTxs: z.number().int(),
+  /** 48 Club with a 48 Soul Point key: its bundles carry `48spSign`, so it takes its tier. */
+  signed: z.boolean(),
+});
+export type PublicBuilder = z.infer<typeof publicBuilderSchema>;
+
 /** What the web app needs to know about the deployment, served without auth. */
-export const publicConfigSchema = deploymentConfigSchema.extend(pricingConfigSchema.shape);
+export const publicConfigSchema = deploymentConfigSchema.extend(pricingConfigSchema.shape).extend({
+  /** The builders launches are sent to: how many buys share the create's block. */
+  builders: z.array(publicBuilderSchema),
+});
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
 export const getConfigRoute = defineRoute({

@@ -24,6 +24,7 @@ export function BundleWalletsSection({
   onRegenerateAmounts,
   regenerating,
   problem = null,
+  blockFit,
   footer,
 }: {
   form: LaunchForm;
@@ -37,6 +38,8 @@ export function BundleWalletsSection({
   regenerating: boolean;
   /** A wallet the server refused: said here, and marked in the wallet list. */
   problem?: WalletProblem | null;
+  /** How many of these wallets buy in the create's block, and why. */
+  blockFit?: ReactNode;
   /** The page's main button while it is about these wallets (Generate Wallets or Amounts). */
   footer?: ReactNode;
 }) {
@@ -128,6 +131,7 @@ export function BundleWalletsSection({
           </fieldset>
         </Field>
       </div>
+      {blockFit}
       <p className="text-xs text-faint">
         Percent is of the total supply, converted to BNB with the bonding curve's quote.
       </p>

@@ -14,6 +14,7 @@ import { useWalletFunding } from "../hooks/use-wallet-funding.ts";
 import { mainActions } from "../utils/main-action.ts";
 import { fieldErrors } from "../utils/validate-launch-form.ts";
 import { walletProblemOf } from "../utils/wallet-problem.ts";
+import { BlockFitNote } from "./block-fit-note.tsx";
 import { BundleWalletsSection } from "./bundle-wallets-section.tsx";
 import { DelayedBundleSection } from "./delayed-bundle-section.tsx";
 import { DeployerWalletSection } from "./deployer-wallet-section.tsx";
@@ -116,6 +117,9 @@ export function LaunchPage() {
             onRegenerateAmounts={() => void actions.onGenerateAmounts()}
             regenerating={actions.busy.amounts}
             problem={walletProblem}
+            blockFit={
+              <BlockFitNote walletCount={wallets.length || Number(form.walletCount) || 0} />
+            }
             footer={aboutWallets && mainButtons}
           />
           {wallets.length > 0 && (
