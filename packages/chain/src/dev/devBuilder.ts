@@ -70,6 +70,8 @@ export interface DevBuilderFaults {
   refuseBundles?: { times: number; message: string };
   /** Never answer the next `n` bundles (and never include them): a builder gone silent. */
   silentBundles?: number;
+  /** Refuse each bundle with probability `share` (0-1), in `message`'s words. */
+  refuseShare?: { share: number; message: string };
 }
 
 /** How long a silent builder holds a request before it drops the connection. */
@@ -169,33 +171,19 @@ export const startDevBuilder = async (
       rhythm();
       return true;
     }
+    if (method === "dev_bundleCounts") return { ...counts };
     if (method === "eth_sendBundle") {
-      if (faults.silentBundles) {
-        faults = { ...faults, silentBundles: faults.silentBundles - 1 };
-        await new Promise((resolve) => setTimeout(resolve, SILENT_HOLD_MS).unref());
-        throw new RpcError(-32000, "no answer");
-      }
-      const refusal = faults.refuseBundles;
-      if (refusal && refusal.times > 0) {
-        faults = { ...faults, refuseBundles: { ...refusal, times: refusal.times - 1 } };
-        throw new RpcError(-32000, refusal.message);
-      }
-      if (params.latencyMs) await new Promise((resolve) => setTimeout(resolve, params.latencyMs));
-      const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
-      if (faults.acceptWithoutLanding) {
-        faults = { ...faults, acceptWithoutLanding: faults.acceptWithoutLanding - 1 };
-        return bundleHash(bundle.decoded);
-      }
-      const front = faults.frontrunNextBundle ?? [];
-      faults = { ...faults, frontrunNextBundle: [] };
-      if (params.latencyMs !== undefined) {
-        void exclusive(() => includeBundle(node, bundle, front)).catch(() => undefined);
-        return bundleHash(bundle.decoded);
-      }
-      const hash = await exclusive(() => includeBundle(node, bundle, front));
-      if (faults.bundleAnswerDelayMs)
-        await new Promise((resolve) => setTimeout(resolve, faults.bundleAnswerDelayMs));
-      return hash;
+      counts.received += 1;
+      return takeBundle(args).then(
+        (hash) => {
+          counts.accepted += 1;
+          return hash;
+        },
+        (error: unknown) => {
+          counts.refused += 1;
+          throw error;
+        },
+      );
     }
     if (method === "eth_sendRawTransaction") {
       if (await refused(args[0]))
@@ -203,6 +191,41 @@ export const startDevBuilder = async (
       return exclusive(() => node(method, args));
     }
     return node(method, args);
+  };
+
+  /** Bundles this builder was sent, took (answered with a hash) and refused (`dev_bundleCounts`). */
+  const counts = { received: 0, accepted: 0, refused: 0 };
+
+  /** `eth_sendBundle`: the faults first, then the builder's own checks and its block. */
+  const takeBundle = async (args: unknown[]): Promise<unknown> => {
+    if (faults.silentBundles) {
+      faults = { ...faults, silentBundles: faults.silentBundles - 1 };
+      await new Promise((resolve) => setTimeout(resolve, SILENT_HOLD_MS).unref());
+      throw new RpcError(-32000, "no answer");
+    }
+    const refusal = faults.refuseBundles;
+    if (refusal && refusal.times > 0) {
+      faults = { ...faults, refuseBundles: { ...refusal, times: refusal.times - 1 } };
+      throw new RpcError(-32000, refusal.message);
+    }
+    if (faults.refuseShare && Math.random() < faults.refuseShare.share)
+      throw new RpcError(-32000, faults.refuseShare.message);
+    if (params.latencyMs) await new Promise((resolve) => setTimeout(resolve, params.latencyMs));
+    const bundle = await checkBundle(params, parseBundleParams(args[0], params.maxTxs));
+    if (faults.acceptWithoutLanding) {
+      faults = { ...faults, acceptWithoutLanding: faults.acceptWithoutLanding - 1 };
+      return bundleHash(bundle.decoded);
+    }
+    const front = faults.frontrunNextBundle ?? [];
+    faults = { ...faults, frontrunNextBundle: [] };
+    if (params.latencyMs !== undefined) {
+      void exclusive(() => includeBundle(node, bundle, front)).catch(() => undefined);
+      return bundleHash(bundle.decoded);
+    }
+    const hash = await exclusive(() => includeBundle(node, bundle, front));
+    if (faults.bundleAnswerDelayMs)
+      await new Promise((resolve) => setTimeout(resolve, faults.bundleAnswerDelayMs));
+    return hash;
   };
 
   /** Whether this request must fail with HTTP 503 (the `failMethod` fault), counting it. */
