@@ -60,6 +60,10 @@ export interface RunningServer {
   readySeconds: number;
   /** The local chain's builder URL from the banner (what LOCAL_BUILDER_URL attaches to). */
   builderUrl: string | null;
+  /** The second local builder's URL from the banner (local-slow), when one runs. */
+  slowBuilderUrl: string | null;
+  /** The superadmin key the banner shows on a fresh local data dir. */
+  superadminKey: string | null;
   /** SIGINT, wait for exit (SIGKILL after a timeout), then make sure anvil is gone. */
   stop(): Promise<void>;
 }
@@ -136,6 +140,8 @@ export const startServer = async (options: {
     dataDir: options.dataDir,
     readySeconds: Number.NaN,
     builderUrl: null,
+    slowBuilderUrl: null,
+    superadminKey: null,
     stop: () => {
       stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
@@ -197,5 +203,7 @@ export const startServer = async (options: {
   }
   server.readySeconds = (performance.now() - startedAt) / 1000;
   server.builderUrl = /builder (http:\/\/\S+)/.exec(output)?.[1] ?? null;
+  server.slowBuilderUrl = /local-slow \(.*\): (http:\/\/\S+)/.exec(output)?.[1] ?? null;
+  server.superadminKey = /Superadmin access key[^:]*: (\S+)/.exec(output)?.[1] ?? null;
   return server;
 };

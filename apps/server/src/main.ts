@@ -210,6 +210,10 @@ const main = async () => {
     banner.push(
       `  local chain${owner}: launchpad ${localChain.contracts.launchpad}, builder ${localChain.builderUrl}`,
     );
+    if (localChain.slowBuilder)
+      banner.push(
+        `  a second builder, local-slow (takes ${localChain.slowBuilder.maxTxs} transactions, answers after 300 ms): ${localChain.slowBuilder.url}`,
+      );
     if (env.LOCAL_RPC_URL)
       banner.push(
         `  reads and transactions through LOCAL_RPC_URL (${displayUrl(env.LOCAL_RPC_URL)})`,
