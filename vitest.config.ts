@@ -13,6 +13,7 @@ const POSTGRES_FILES = [
   "apps/server/src/modules/autosell/autosell.engine.int.test.ts",
   "apps/server/src/modules/auth/auth.cache.int.test.ts",
   "apps/server/src/modules/admin/admin.int.test.ts",
+  "apps/server/src/modules/builders/builders-stats.int.test.ts",
   "apps/server/src/modules/referral/referral-{claims,payouts}.int.test.ts",
 ];
 

@@ -35,6 +35,7 @@ import { AuthRepository } from "./modules/auth/auth.repository.ts";
 import { authRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { autosellRoutes } from "./modules/autosell/autosell.routes.ts";
+import { buildersRoutes } from "./modules/builders/builders.routes.ts";
 import { bumperRoutes } from "./modules/bumper/bumper.routes.ts";
 import { bundlesRoutes } from "./modules/bundles/bundles.routes.ts";
 import { faucetRoutes } from "./modules/dev/faucet.routes.ts";
@@ -369,6 +370,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   await server.register(referralRoutes(services.referrals));
   await server.register(adminRoutes(services.admin, services.adminActions));
   await server.register(preflightRoutes(services.preflight));
+  await server.register(buildersRoutes(services.builderSends));
   await server.register(walletsRoutes(wallets));
   await server.register(draftsRoutes(drafts, payments, launches, plans));
   await server.register(launchRoutes(launches, plans));

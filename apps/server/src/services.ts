@@ -16,6 +16,10 @@ import { AutosellRepository } from "./modules/autosell/autosell.repository.ts";
 import { AutosellService } from "./modules/autosell/autosell.service.ts";
 import { AutosellPassRepository } from "./modules/autosell/autosell-pass.repository.ts";
 import { AutosellReader } from "./modules/autosell/autosell-readings.ts";
+import { BuilderLandings } from "./modules/builders/builder-landings.ts";
+import { workBuilderJobs } from "./modules/builders/builders.jobs.ts";
+import { BuildersRepository } from "./modules/builders/builders.repository.ts";
+import { BuilderSends } from "./modules/builders/builders.service.ts";
 import { BumperEngine } from "./modules/bumper/bumper.engine.ts";
 import { workBumperJobs } from "./modules/bumper/bumper.jobs.ts";
 import { BumperRepository } from "./modules/bumper/bumper.repository.ts";
@@ -111,6 +115,9 @@ export const createServices = (options: ServiceOptions) => {
     ? new TxManager(new TransactionsRepository(db), chain, { log, ...options.transactions })
     : undefined;
   const wallets = new WalletsService(vault, chain);
+  const builderRows = new BuildersRepository(db);
+  const builderSends = new BuilderSends(builderRows, chain, log);
+  const builderLandings = chain ? new BuilderLandings(builderRows, chain) : undefined;
   const draftRows = new DraftsRepository(db);
   const paymentRows = new PaymentRepository(db);
   const drafts = new DraftsService(draftRows, vault, chain, new PaymentRefunds(paymentRows, txm));
@@ -130,7 +137,7 @@ export const createServices = (options: ServiceOptions) => {
     vault,
     chain,
     (userId, message) => options.emit(userId, "launch_status", message),
-    { jobs: options.jobs, tryLock: options.tryLock, log },
+    { jobs: options.jobs, tryLock: options.tryLock, log, sends: builderSends },
     txm,
   );
   const disperseRows = new DisperseRepository(db);
@@ -187,7 +194,7 @@ export const createServices = (options: ServiceOptions) => {
         })
       : undefined;
   const bundleRows = new BundlesRepository(db);
-  const walletTxs = new WalletTxs(vault, chain, txm);
+  const walletTxs = new WalletTxs(vault, chain, txm, builderSends);
   const sells = new BundleSells(walletTxs, {
     ...(options.sellTip !== undefined ? { tip: options.sellTip } : {}),
   });
@@ -207,6 +214,7 @@ export const createServices = (options: ServiceOptions) => {
     chain && txm
       ? new BumperEngine(bumperRows, vault, chain, txm, {
           minuteMs: options.bumper?.minuteMs ?? 60_000,
+          sends: builderSends,
           tip: options.bumper?.tip ?? parseEther("0.0005"),
           tryLock: options.tryLock,
           log,
@@ -265,6 +273,8 @@ export const createServices = (options: ServiceOptions) => {
     keyPayments,
     admin,
     adminActions,
+    builderSends,
+    builderLandings,
   };
 };
 
@@ -282,6 +292,7 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.transactions) await workReferralJobs(jobs, services.payouts);
   if (services.pnlLedger) await workPnlJobs(jobs, services.pnlLedger);
   if (services.autosellEngine) await workAutosellJobs(jobs, services.autosellEngine);
+  if (services.builderLandings) await workBuilderJobs(jobs, services.builderLandings);
   await workLaunchJobs(jobs, services.launches);
 };
 

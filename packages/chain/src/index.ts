@@ -158,7 +158,12 @@ export {
   type SimulateLaunchReturnType,
   simulateLaunch,
 } from "./actions/simulateLaunch.ts";
-export { submitBundle } from "./actions/submitBundle.ts";
+export {
+  type BuilderAnswer,
+  type SubmitBundleParameters,
+  type SubmitBundleReturnType,
+  submitBundle,
+} from "./actions/submitBundle.ts";
 export {
   netOfSellFee,
   readTradeRoute,

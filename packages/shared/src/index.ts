@@ -4,6 +4,7 @@ export * from "./api/admin-claims.ts";
 export * from "./api/admin-preflight.ts";
 export * from "./api/auth.ts";
 export * from "./api/autosell.ts";
+export * from "./api/builders.ts";
 export * from "./api/bumper.ts";
 export * from "./api/bundles.ts";
 export * from "./api/common.ts";

@@ -27,6 +27,7 @@ import {
   resumeRuleRoute,
   updateRuleRoute,
 } from "./api/autosell.ts";
+import { adminBuilderStatsRoute, builderStatsRoute } from "./api/builders.ts";
 import {
   bumperCostsRoute,
   bumperWalletsRoute,
@@ -111,6 +112,7 @@ export const ROUTES: readonly RouteDef[] = [
   draftPaymentKeyRoute,
   adminStatsRoute,
   adminPreflightRoute,
+  adminBuilderStatsRoute,
   generateFreeKeyRoute,
   validateKeyRoute,
   startKeyPaymentRoute,
@@ -131,6 +133,7 @@ export const ROUTES: readonly RouteDef[] = [
   sellWalletsRoute,
   sellDeveloperRoute,
   emptyWalletsRoute,
+  builderStatsRoute,
   bundlePnlRoute,
   bundlePnlHistoryRoute,
   bundlePnlCsvRoute,

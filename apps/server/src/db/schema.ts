@@ -698,4 +698,5 @@ export const rateLimits = pgTable("rate_limits", {
 });
 
 export * from "./schema-autosell.ts";
+export * from "./schema-builders.ts";
 export * from "./schema-pnl.ts";

@@ -16,7 +16,7 @@ import { checkFunds, pendingNonces } from "./launchChecks.ts";
 import { type BundlePlan, planBundles } from "./planBundles.ts";
 import { withMargin } from "./signedWrite.ts";
 import { type SimulatedBuy, simulateLaunch } from "./simulateLaunch.ts";
-import { submitBundle } from "./submitBundle.ts";
+import { type BuilderAnswer, submitBundle } from "./submitBundle.ts";
 import { minimumAfterSlippage } from "./tradeRoute.ts";
 import { waitForBundle } from "./waitForBundle.ts";
 
@@ -59,6 +59,16 @@ export interface LaunchTokenParameters {
    * throws, the bundle is not sent.
    */
   onBundle?: (bundle: SignedBundle) => Promise<void>;
+  /**
+   * Called with each bundle's builder answers once every builder answered (`submitBundle`'s
+   * `onAnswers`), with the head read before it was sent. For statistics: it must not throw.
+   */
+  onAnswers?: (sent: {
+    index: number;
+    head: bigint;
+    maxBlockNumber: bigint;
+    answers: BuilderAnswer[];
+  }) => void;
 }
 
 export interface SignedBundle {
@@ -194,6 +204,7 @@ export const launchToken = async (
       });
       const head = await client.getBlockNumber();
       const maxBlockNumber = head + (params.blocksAhead ?? 5n);
+      let sentAnswers: BuilderAnswer[] = [];
       await params.onBundle?.({ index, txs, roles, maxBlockNumber });
       await say(
         `Sending bundle ${index + 1}/${plan.length} (${txs.length + 1} transactions) to ${sentTo.join(", ")}`,
@@ -204,6 +215,10 @@ export const launchToken = async (
         roles,
         maxBlockNumber,
         ...(params.submitTimeoutMs ? { timeoutMs: params.submitTimeoutMs } : {}),
+        onAnswers: (answers) => {
+          sentAnswers = answers;
+          params.onAnswers?.({ index, head, maxBlockNumber, answers });
+        },
         tip: {
           account: params.tipPayer,
           value: params.tip,
@@ -220,9 +235,11 @@ export const launchToken = async (
         await say(
           `ERROR builder ${refusal.builder} refused bundle ${index + 1}: ${refusal.reason}`,
         );
+      // Every variant a builder may hold (a silent one too): the tip that lands names the builder.
+      const tips = sentAnswers.filter((a) => a.answer === "accepted" || a.answer === "silent");
       const landed = await waitForBundle(params.rpcUrl, {
         txHash: keccak256(txs[txs.length - 1] as Hex),
-        tips: accepted,
+        tips: tips.length > 0 ? tips : accepted,
         maxBlockNumber,
       });
       report.bundles.push({ index, status: "included", ...landed, buyers, sentTo, refusals });

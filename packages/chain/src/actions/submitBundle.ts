@@ -14,12 +14,37 @@ export interface SubmitBundleParameters {
   tip: { account: LocalAccount; value: bigint; nonce: number; gasPrice: bigint; chainId: number };
   maxBlockNumber: bigint;
   timeoutMs?: number;
+  /**
+   * Called once with every builder's answer, whether or not any builder took the bundle
+   * (before `submitBundle` returns or throws). For statistics: it must not throw.
+   */
+  onAnswers?: (answers: BuilderAnswer[]) => void;
+}
+
+/**
+ * One builder's answer to one bundle: `accepted`; `refused` with its words; `silent` (no
+ * answer in time, or unreachable); `skipped` when it was never asked (over its cap, under its
+ * gas floor).
+ */
+export interface BuilderAnswer {
+  builder: string;
+  answer: "accepted" | "refused" | "silent" | "skipped";
+  /** The refusal in words (refused, silent, skipped); null when accepted. */
+  reason: string | null;
+  /** When the request left. */
+  sentAt: Date;
+  /** How long the answer took, ms (0 when skipped). */
+  ms: number;
+  /** The hash of this builder's tip transaction: the one that lands says who included it. */
+  tipHash: Hex;
 }
 
 export interface SubmitBundleReturnType {
   /** Builders that took the bundle, with the hash of the tip they were paid. */
   accepted: Array<{ builder: string; tipHash: Hex; txs: Hex[] }>;
   rejected: BundleRefusal[];
+  /** Every builder's answer, in the order of `builders`. */
+  answers: BuilderAnswer[];
 }
 
 /**
@@ -41,22 +66,37 @@ export const submitBundle = async (
         ...params.txs.map((_, i) => params.roles?.[i] ?? `transaction ${i}`),
         `the tip to ${builder.name}`,
       ];
-      const refuse = (error: { message: string; data?: unknown }) => ({
-        ok: false as const,
-        refusal: bundleRefusal({
+      const tipHash = keccak256(tipTx);
+      let sentAt = new Date();
+      const refuse = (
+        error: { message: string; data?: unknown },
+        kind: "refused" | "skipped" = "refused",
+      ) => {
+        const refusal = bundleRefusal({
           builder: builder.name,
           error,
           txs: txs.map((raw, i) => ({ hash: keccak256(raw), role: roles[i] ?? "" })),
-        }),
-      });
+        });
+        const answer = kind === "skipped" ? kind : SILENT.test(error.message) ? "silent" : kind;
+        return {
+          ok: false as const,
+          refusal,
+          answer: answerOf(builder.name, answer, refusal.reason, sentAt, tipHash),
+        };
+      };
       if (txs.length > builder.maxTxs)
-        return refuse({
-          message: `${txs.length} transactions exceed its cap of ${builder.maxTxs}`,
-        });
+        return refuse(
+          { message: `${txs.length} transactions exceed its cap of ${builder.maxTxs}` },
+          "skipped",
+        );
       if (builder.minGasPrice !== undefined && params.tip.gasPrice < builder.minGasPrice)
-        return refuse({
-          message: `the bundle's gas price of ${formatGwei(params.tip.gasPrice)} gwei is under its floor of ${formatGwei(builder.minGasPrice)} gwei`,
-        });
+        return refuse(
+          {
+            message: `the bundle's gas price of ${formatGwei(params.tip.gasPrice)} gwei is under its floor of ${formatGwei(builder.minGasPrice)} gwei`,
+          },
+          "skipped",
+        );
+      sentAt = new Date();
       const error = await sendBundleRpc(
         builder,
         txs,
@@ -64,16 +104,46 @@ export const submitBundle = async (
         params.timeoutMs ?? 15_000,
       );
       if (error) return refuse(error);
-      return { ok: true as const, builder: builder.name, tipHash: keccak256(tipTx), txs };
+      return {
+        ok: true as const,
+        builder: builder.name,
+        tipHash,
+        txs,
+        answer: answerOf(builder.name, "accepted", null, sentAt, tipHash),
+      };
     }),
   );
   const accepted = outcomes.flatMap((o) =>
     o.ok ? [{ builder: o.builder, tipHash: o.tipHash, txs: o.txs }] : [],
   );
   const rejected = outcomes.flatMap((o) => (o.ok ? [] : [o.refusal]));
+  const answers = outcomes.map((o) => o.answer);
+  try {
+    params.onAnswers?.(answers);
+  } catch {
+    // Statistics never fail a send.
+  }
   if (accepted.length === 0) throw new BundleRejectedError(rejected);
-  return { accepted, rejected };
+  return { accepted, rejected, answers };
 };
+
+/** `sendBundleRpc`'s words for a builder that never answered. */
+const SILENT = /^(no answer in \d+ ms|unreachable \()/;
+
+const answerOf = (
+  builder: string,
+  answer: BuilderAnswer["answer"],
+  reason: string | null,
+  sentAt: Date,
+  tipHash: Hex,
+): BuilderAnswer => ({
+  builder,
+  answer,
+  reason,
+  sentAt,
+  ms: answer === "skipped" ? 0 : Date.now() - sentAt.getTime(),
+  tipHash,
+});
 
 /** Sends `eth_sendBundle`; answers the builder's error (message and data), or null. */
 const sendBundleRpc = async (

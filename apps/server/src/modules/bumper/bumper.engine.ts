@@ -14,6 +14,7 @@ import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
 import { SinglePass } from "../../lib/single-pass.ts";
+import type { BuilderSends } from "../builders/builders.service.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 import type { BumperRepository, BumperRow, BumpRow } from "./bumper.repository.ts";
@@ -28,6 +29,8 @@ export interface BumperEngineOptions {
   tip: bigint;
   tryLock: (key: string) => Promise<ReleaseLock | null>;
   log?: (message: string) => void;
+  /** Where each bump bundle's builder answers are recorded. */
+  sends?: BuilderSends | undefined;
 }
 
 const tradeKeys = (bump: BumpRow) => `bump:${bump.bumperId}:${bump.index}:${bump.attempt}:`;
@@ -244,6 +247,17 @@ export class BumperEngine {
         },
         maxBlockNumber,
         ...(chain.bundleTimeoutMs ? { timeoutMs: chain.bundleTimeoutMs } : {}),
+        ...(this.options.sends
+          ? {
+              onAnswers: this.options.sends.recorder({
+                ownerId: bumper.ownerId,
+                kind: "bump",
+                subject: bumper.id,
+                head,
+                maxBlockNumber,
+              }),
+            }
+          : {}),
       });
     } catch (error) {
       // Every builder refused: the recorded rows drop once the window passes; say why.

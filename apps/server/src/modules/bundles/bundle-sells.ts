@@ -117,7 +117,7 @@ export class BundleSells {
     request: SellRequest,
     requestId: string | undefined,
   ): Promise<{ outcomes: SellOutcome[]; bundles: number }> {
-    const { chain, txm, launchpad, trade } = this.txs.trading();
+    const { chain, txm, launchpad, trade, sends } = this.txs.trading();
     const route = request.route ?? "bundle";
     const slippageBps = request.slippageBps ?? SELL_SLIPPAGE_BPS.default;
     const token = getAddress(bundle.tokenAddress);
@@ -172,7 +172,7 @@ export class BundleSells {
       holdings.holdings.find((h) => h.address.toLowerCase() === wallet.toLowerCase())?.bnb ?? 0n;
     // A bundle recorded by an earlier identical request that may never have gone out.
     let bundles = replays.some(({ sale }) => sale.validUntilBlock !== null)
-      ? await resubmitSells({ chain, txm, tip }, replays, {
+      ? await resubmitSells({ chain, txm, tip, sends }, replays, {
           head: await headOnce(),
           accounts: (wallets) => this.txs.accounts(bundle, purpose, wallets),
           bnbOf,
@@ -251,7 +251,7 @@ export class BundleSells {
     let busy: Map<Address, OpenTx>;
     let refused = new Map<Address, string>();
     if (route === "bundle") {
-      const sent = await sendSellBundles({ chain, txm, tip }, ready, {
+      const sent = await sendSellBundles({ chain, txm, tip, sends }, ready, {
         guard,
         gasPrice: prepared.gasPrice,
         slippageBps,

@@ -3,6 +3,7 @@ import type { Address, Hex, LocalAccount } from "viem";
 import { bundleWindowBlocks } from "../../lib/bundle-window.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
+import type { BuilderSends } from "../builders/builders.service.ts";
 import type { OpenTx, TxRow } from "../transactions/transactions.repository.ts";
 import type { BusyGuard, TxIntent, TxManager } from "../transactions/tx-manager.ts";
 import { refusalWords, type SaleFloor, tipShortfallWords } from "./sell-words.ts";
@@ -27,6 +28,15 @@ export interface SignedSell {
   rows: TxRow[];
   /** The sale's floor as this request priced it (for the words of a refusal). */
   floor?: SaleFloor;
+}
+
+/** What sell bundles go through: the chain, the transaction manager, the tip, the record. */
+export interface SellContext {
+  chain: ChainContext;
+  txm: TxManager;
+  tip: bigint;
+  /** Where each bundle's builder answers are recorded. */
+  sends?: BuilderSends | undefined;
 }
 
 export interface SellBundlesResult {
@@ -69,10 +79,11 @@ const largestCap = (chain: ChainContext) => Math.max(...chain.builders.map((b) =
  * transactions drop with that reason once the chain passes their window.
  */
 export async function sendSellBundles(
-  { chain, txm, tip }: { chain: ChainContext; txm: TxManager; tip: bigint },
+  context: SellContext,
   sells: BundledSell[],
   { guard, gasPrice, slippageBps }: { guard: BusyGuard; gasPrice: bigint; slippageBps: number },
 ): Promise<SellBundlesResult> {
+  const { chain, txm, tip } = context;
   const result: SellBundlesResult = {
     rows: new Map(),
     busy: new Map(),
@@ -124,9 +135,9 @@ export async function sendSellBundles(
       ),
   );
   const submitted = await submitSellBundles(
-    { chain, txm, tip },
+    context,
     signed.filter((bundle) => bundle.length > 0),
-    { gasPrice, slippageBps, maxBlockNumber, noteRefusals: true },
+    { head, gasPrice, slippageBps, maxBlockNumber, noteRefusals: true },
   );
   // A crash here: the bundles went out and the caller never heard. The same request again
   // answers them (or, once they can no longer land, sells as a new attempt).
@@ -143,14 +154,22 @@ export async function sendSellBundles(
  * too, for their drop to give. Answers the wallets that failed and the bundles taken.
  */
 export async function submitSellBundles(
-  { chain, txm, tip }: { chain: ChainContext; txm: TxManager; tip: bigint },
+  { chain, txm, tip, sends }: SellContext,
   bundles: SignedSell[][],
   {
+    head,
     gasPrice,
     slippageBps,
     maxBlockNumber,
     noteRefusals,
-  }: { gasPrice: bigint; slippageBps: number; maxBlockNumber: bigint; noteRefusals: boolean },
+  }: {
+    /** The head read before the bundles' window was set (the builders' statistics). */
+    head?: bigint;
+    gasPrice: bigint;
+    slippageBps: number;
+    maxBlockNumber: bigint;
+    noteRefusals: boolean;
+  },
 ): Promise<{ failed: Map<Address, string>; bundles: number }> {
   const failed = new Map<Address, string>();
   let taken = 0;
@@ -195,6 +214,7 @@ export async function submitSellBundles(
         },
         maxBlockNumber,
         ...(chain.bundleTimeoutMs ? { timeoutMs: chain.bundleTimeoutMs } : {}),
+        ...(sends ? { onAnswers: sends.recorder(sellSend(rows, head, maxBlockNumber)) } : {}),
       });
       taken += 1;
     } catch (error) {
@@ -205,6 +225,20 @@ export async function submitSellBundles(
   }
   return { failed, bundles: taken };
 }
+
+/** A sell bundle as the builders' statistics keep it: an auto-sell wave's by its request id. */
+const sellSend = (rows: TxRow[], head: bigint | undefined, maxBlockNumber: bigint) => {
+  const first = rows[0];
+  return {
+    ownerId: first?.ownerId ?? null,
+    kind: rows.some((row) => row.key.includes(":r:autosell:"))
+      ? ("autosell" as const)
+      : ("sell" as const),
+    subject: first?.subject ?? null,
+    ...(head !== undefined ? { head } : {}),
+    maxBlockNumber,
+  };
+};
 
 /** Whether every one of `rows` has a receipt (one batched read). */
 const landed = async (chain: ChainContext, rows: TxRow[]): Promise<boolean> => {

@@ -1,9 +1,13 @@
 import { rpcBatch } from "@bundler/chain";
 import type { Address, LocalAccount } from "viem";
-import type { ChainContext } from "../../lib/chain-context.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
-import { planSignedSells, type SignedSell, submitSellBundles } from "./sell-bundles.ts";
+import {
+  planSignedSells,
+  type SellContext,
+  type SignedSell,
+  submitSellBundles,
+} from "./sell-bundles.ts";
 
 export type Step = "approve" | "sell";
 
@@ -166,7 +170,7 @@ async function settleEarlier(
  * a refusal now says nothing new and is not noted. Answers the bundles a builder took.
  */
 export async function resubmitSells(
-  { chain, txm, tip }: { chain: ChainContext; txm: TxManager; tip: bigint },
+  context: SellContext,
   replays: Array<{ approval?: TxRow | undefined; sale: TxRow }>,
   {
     head,
@@ -180,6 +184,7 @@ export async function resubmitSells(
     slippageBps: number;
   },
 ): Promise<number> {
+  const { chain } = context;
   const candidates = replays.filter(
     ({ sale }) =>
       sale.validUntilBlock !== null &&
@@ -213,7 +218,8 @@ export async function resubmitSells(
     ];
   });
   const first = waiting[0]?.sale as TxRow;
-  const { bundles } = await submitSellBundles({ chain, txm, tip }, planSignedSells(chain, signed), {
+  const { bundles } = await submitSellBundles(context, planSignedSells(chain, signed), {
+    head,
     gasPrice: BigInt(first.gasPrice),
     slippageBps,
     maxBlockNumber: first.validUntilBlock as bigint,

@@ -3,6 +3,7 @@ import type { Address, Hex } from "viem";
 import { type ChainContext, requireChain } from "../../lib/chain-context.ts";
 import { ServiceUnavailableError } from "../../lib/errors.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
+import type { BuilderSends } from "../builders/builders.service.ts";
 import { isFinal, type TxRow } from "../transactions/transactions.repository.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
 
@@ -23,6 +24,8 @@ export class WalletTxs {
     private readonly vault: KeyVault,
     private readonly chain: ChainContext | undefined,
     private readonly txm: TxManager | undefined,
+    /** Where each sell bundle's builder answers are recorded. */
+    private readonly sends?: BuilderSends,
   ) {}
 
   trading() {
@@ -30,7 +33,13 @@ export class WalletTxs {
     if (!this.txm) throw new ServiceUnavailableError("chain unavailable");
     if (!chain.launchpad || !chain.trade)
       throw new ServiceUnavailableError(`trading is not configured for ${chain.profile.name}`);
-    return { chain, txm: this.txm, launchpad: chain.launchpad, trade: chain.trade };
+    return {
+      chain,
+      txm: this.txm,
+      launchpad: chain.launchpad,
+      trade: chain.trade,
+      sends: this.sends,
+    };
   }
 
   /**

@@ -5,6 +5,7 @@ import { bundleWindowBlocks } from "../../lib/bundle-window.ts";
 import type { ChainContext } from "../../lib/chain-context.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyVault } from "../../lib/key-vault.ts";
+import type { BuilderSends } from "../builders/builders.service.ts";
 import type { DraftRow } from "../drafts/drafts.repository.ts";
 import type { StoredWalletConfig } from "../drafts/drafts.service.ts";
 import type { TxManager } from "../transactions/tx-manager.ts";
@@ -21,6 +22,8 @@ export interface LaunchRunOptions {
   vault: KeyVault;
   outcome: LaunchOutcome;
   say: (ownerId: string, message: string) => void;
+  /** Where each bundle's builder answers are recorded. */
+  sends?: BuilderSends;
 }
 
 /**
@@ -39,6 +42,8 @@ export async function runLaunch(
   const say = (message: string) => options.say(draft.ownerId, message);
   // Set once the first bundle is recorded: from then on only the chain says how it ended.
   let sent = false;
+  // The builders the create bundle was sent to (those that were asked).
+  let createSentTo = 0;
   try {
     const tokenInfo = draft.tokenInfo as TokenInfo;
     const config = draft.walletConfig as StoredWalletConfig;
@@ -102,6 +107,17 @@ export async function runLaunch(
         if (token) await repository.updateJob(job.id, { tokenAddress: token });
         say(message);
       },
+      onAnswers: ({ index, head, maxBlockNumber, answers }) => {
+        if (index === 0) createSentTo = answers.filter((a) => a.answer !== "skipped").length;
+        options.sends?.note({
+          ownerId: job.ownerId,
+          kind: "launch",
+          subject: job.id,
+          head,
+          maxBlockNumber,
+          answers,
+        });
+      },
       // Recorded before it is sent; a bundle that cannot be recorded is not sent.
       onBundle: async (bundle) => {
         await record(repository, txm, job, bundle);
@@ -112,6 +128,9 @@ export async function runLaunch(
     await failpoint("launch.landed");
     const first = report.bundles[0];
     if (first?.status !== "included") throw new ChainError("the create bundle was not included");
+    say(
+      `SUCCESS landed through ${first.builder ?? "a builder whose tip was not found"} in block ${first.blockNumber} (sent to ${createSentTo} builder${createSentTo === 1 ? "" : "s"})`,
+    );
     await sayHashes(chain, first.blockNumber, creator.address, buyers, say);
     await outcome.complete(job, draft, {
       tokenAddress: report.token,

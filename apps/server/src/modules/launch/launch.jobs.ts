@@ -1,5 +1,6 @@
 import type { ReleaseLock } from "../../db/client.ts";
 import { type JobEngine, perBlockQueue, type QueueSpec } from "../../lib/jobs.ts";
+import type { BuilderSends } from "../builders/builders.service.ts";
 import { adoptDue } from "./launch.repository.ts";
 
 /**
@@ -36,6 +37,8 @@ export interface LaunchRuntime {
   tryLock: (key: string) => Promise<ReleaseLock | null>;
   /** The operator's log (what went wrong while nobody is watching the terminal). */
   log?: (message: string) => void;
+  /** Where each bundle's builder answers are recorded (the builders' statistics). */
+  sends?: BuilderSends;
 }
 
 /** What the launch queues call (the launch service). */

@@ -205,6 +205,7 @@ export class LaunchService {
       vault: this.vault,
       outcome: this.outcome,
       say: (ownerId, message) => this.say(ownerId, message),
+      ...(this.runtime.sends ? { sends: this.runtime.sends } : {}),
     };
   }
 
