@@ -123,6 +123,12 @@ export const router = createBrowserRouter([
             ),
           },
           {
+            path: "builders",
+            lazy: page(() =>
+              import("../features/admin/components/builders-page.tsx").then((m) => m.BuildersPage),
+            ),
+          },
+          {
             path: "audit",
             element: (
               <RequireSuperadmin>

@@ -215,9 +215,12 @@ describe("the admin dashboard", () => {
     expect(await screen.findByRole("link", { name: "[audit log]" })).toBeTruthy();
   });
 
-  it("shows no audit log link to an admin", async () => {
+  it("shows no audit log link to an admin, and the builders' page to every admin", async () => {
     open({ role: "admin" });
     await screen.findAllByTestId("user-row");
     expect(screen.queryByRole("link", { name: "[audit log]" })).toBeNull();
+    expect(screen.getByRole("link", { name: "[builders]" }).getAttribute("href")).toBe(
+      "/admin/builders",
+    );
   });
 });

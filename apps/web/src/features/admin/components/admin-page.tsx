@@ -26,16 +26,21 @@ export function AdminPage() {
       <div className="flex flex-col gap-6">
         <div className="flex items-center justify-between gap-4">
           <span className="text-xs text-dim">signed in as {role}</span>
-          {role === "superadmin" && (
-            <span className="flex gap-4">
-              <Link to="/admin/preflight" className="text-dim hover:text-accent">
-                [preflight]
-              </Link>
-              <Link to="/admin/audit" className="text-dim hover:text-accent">
-                [audit log]
-              </Link>
-            </span>
-          )}
+          <span className="flex gap-4">
+            <Link to="/admin/builders" className="text-dim hover:text-accent">
+              [builders]
+            </Link>
+            {role === "superadmin" && (
+              <>
+                <Link to="/admin/preflight" className="text-dim hover:text-accent">
+                  [preflight]
+                </Link>
+                <Link to="/admin/audit" className="text-dim hover:text-accent">
+                  [audit log]
+                </Link>
+              </>
+            )}
+          </span>
         </div>
         {stats.isPending && <p className="text-dim">loading stats...</p>}
         {stats.isError && (

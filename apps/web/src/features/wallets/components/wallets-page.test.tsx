@@ -1,7 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { builderStatsFixture, builderStatsHandler } from "../../../testing/builders-handlers.ts";
 import { server } from "../../../testing/msw-server.ts";
 import { LocationProbe, renderInApp } from "../../../testing/render.tsx";
 import {
@@ -12,6 +13,17 @@ import {
 import { WalletsPage } from "./wallets-page.tsx";
 
 const KEY = "lbk_test_key";
+const BUILDER_STATS = "/api/bundle/builders/stats";
+
+// Nothing sent in 7 days unless a test says otherwise: the builders' panel stays away.
+beforeEach(() => {
+  server.use(
+    builderStatsHandler(BUILDER_STATS, [
+      { hours: 24, bundles: 0, landed: 0, builders: [] },
+      { hours: 168, bundles: 0, landed: 0, builders: [] },
+    ]),
+  );
+});
 
 function renderPage(bundles: () => ReturnType<typeof bundleList>, route = "/wallets") {
   const list = bundlesListHandler(bundles);
@@ -120,5 +132,19 @@ describe("the wallet manager's bundle list", () => {
     expect(within(empty).getByRole("link").getAttribute("href")).toBe("/");
     expect(screen.queryByText(/^Showing/)).toBeNull();
     expect(screen.queryByRole("navigation", { name: "Bundle pages" })).toBeNull();
+    expect(screen.queryByTestId("builder-stats-panel")).toBeNull();
+  });
+
+  it("shows the caller's own builders' record once a bundle of theirs was sent", async () => {
+    server.use(builderStatsHandler(BUILDER_STATS, builderStatsFixture()));
+    renderPage(() => bundleList(2));
+    const panel = await screen.findByTestId("builder-stats-panel");
+    expect(within(panel).getByRole("heading", { level: 2 }).textContent).toBe("Your builders");
+    const rows = within(panel).getAllByTestId("builder-stats-row");
+    expect(rows.map((row) => within(row).getAllByRole("cell")[0]?.textContent)).toEqual([
+      "48club",
+      "blockrazor",
+    ]);
+    expect(within(panel).getByText("2× bundle rejected: busy")).toBeTruthy();
   });
 });

@@ -7,6 +7,7 @@ import { usePageParam, useServerPageRange } from "../../../hooks/use-page-param.
 import { failureText } from "../../../lib/api-error.ts";
 import { useBundles } from "../api/get-bundles.ts";
 import { WALLETS_MESSAGES } from "../utils/wallet-messages.ts";
+import { BuilderStatsPanel } from "./builder-stats-panel.tsx";
 import { BundleCard } from "./bundle-card.tsx";
 
 /** `/wallets`: the caller's launched tokens, 9 a page, each opening its wallets. */
@@ -73,6 +74,7 @@ export function WalletsPage() {
           />
         </>
       )}
+      <BuilderStatsPanel />
     </ContentLayout>
   );
 }
