@@ -114,6 +114,16 @@ describe("a launch on the local chain, as a new user does it", () => {
     // buy from each bundle wallet.
     const draft = await api.getDraft(id);
     expect(draft.status).toBe("executed");
+    // The terminal names the builder whose tip is in that block.
+    const landed = await terminal
+      .getByTestId("terminal-line")
+      .filter({ hasText: "landed through" })
+      .textContent();
+    expect(landed).toMatch(
+      new RegExp(
+        `landed through local(-slow)? in block ${draft.launch?.blockNumber} \\(sent to [12] builders?\\)`,
+      ),
+    );
     const token = (draft.launch?.tokenAddress ?? "0x") as Hex;
     const client = createPublicClient({ transport: http(server.rpcUrl) });
     expect(await client.getCode({ address: token })).not.toBe("0x");
