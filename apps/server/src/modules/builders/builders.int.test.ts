@@ -21,7 +21,7 @@ const launch = async () => {
   });
   const draft = (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
   expect(draft.status, lines.join("\n")).toBe("executed");
-  return { draft, lines };
+  return { draft, lines, wallets: input.walletConfig.wallets.map((w) => w.address) };
 };
 
 /** The latest launch's rows, by builder, once every pass the chain allows has judged them. */
@@ -126,6 +126,27 @@ describe("the builders' record of a launch", () => {
     expect(theirs.windows.map((w) => [w.bundles, w.builders])).toEqual([
       [0, []],
       [0, []],
+    ]);
+  });
+
+  it("records a sell bundle's sends too, by the token sold", async () => {
+    const { draft, wallets } = await launch();
+    const token = draft.launch?.tokenAddress as string;
+    const sold = await call("POST", "/api/bundle/wallets/sell", {
+      address: token,
+      wallets,
+      amount: "100",
+      isPercentage: true,
+    });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(200);
+    const { send, by } = await lastSend();
+    expect(send.map((row) => [row.kind, row.subject, row.answer])).toEqual([
+      ["sell", token.toLowerCase(), "accepted"],
+      ["sell", token.toLowerCase(), "accepted"],
+    ]);
+    expect([by("local").outcome, by("local-slow").outcome].sort()).toEqual([
+      "landed",
+      "not-landed",
     ]);
   });
 });
