@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BundleRejectedError } from "../errors.ts";
 import type { BuilderEndpoint } from "../profiles.ts";
-import { submitBundle } from "./submitBundle.ts";
+import { type BuilderAnswer, submitBundle } from "./submitBundle.ts";
 
 // A builder as BSC's keyed endpoints are: it takes a bundle and answers its hash; what it was
 // sent (headers and all) is kept for the test.
@@ -83,5 +83,58 @@ describe("a bundle sent to configured builders", () => {
       send([builder("nodereal", { minGasPrice: parseGwei("0.1") })], parseGwei("0.05")),
     ).rejects.toBeInstanceOf(BundleRejectedError);
     expect(seen).toHaveLength(0);
+  });
+
+  it("reports every builder's answer with its tip hash and timing, refused whole or not", async () => {
+    const reported: BuilderAnswer[][] = [];
+    const unreachable = builder("gone", { url: "http://127.0.0.1:1" });
+    const before = Date.now();
+    const { answers } = await submitBundle({
+      builders: [builder("blockrazor"), builder("small", { maxTxs: 1 }), unreachable],
+      txs: ["0x01" as Hex],
+      tip: {
+        account: privateKeyToAccount(generatePrivateKey()),
+        value: 1n,
+        nonce: 0,
+        gasPrice: parseGwei("0.1"),
+        chainId: 56,
+      },
+      maxBlockNumber: 100n,
+      onAnswers: (a) => reported.push(a),
+    });
+    expect(reported).toEqual([answers]);
+    expect(answers.map((a) => [a.builder, a.answer])).toEqual([
+      ["blockrazor", "accepted"],
+      ["small", "skipped"],
+      ["gone", "silent"],
+    ]);
+    expect(answers.map((a) => a.reason?.replace(/\(.*\)$/, "(…)") ?? null)).toEqual([
+      null,
+      "2 transactions exceed its cap of 1",
+      "unreachable (…)",
+    ]);
+    for (const a of answers) {
+      expect(a.tipHash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(a.sentAt.getTime()).toBeGreaterThanOrEqual(before);
+      expect(a.ms).toBeGreaterThanOrEqual(0);
+    }
+
+    reported.length = 0;
+    await expect(
+      submitBundle({
+        builders: [unreachable],
+        txs: ["0x01" as Hex],
+        tip: {
+          account: privateKeyToAccount(generatePrivateKey()),
+          value: 1n,
+          nonce: 0,
+          gasPrice: parseGwei("0.1"),
+          chainId: 56,
+        },
+        maxBlockNumber: 100n,
+        onAnswers: (a) => reported.push(a),
+      }),
+    ).rejects.toBeInstanceOf(BundleRejectedError);
+    expect(reported.map((r) => r.map((a) => a.answer))).toEqual([["silent"]]);
   });
 });
