@@ -7,8 +7,8 @@ import { users } from "./schema.ts";
  * Every builder's answer to every bundle the server sent (modules/builders): one row per
  * builder and bundle, with that builder's tip transaction, written once the builders answered.
  * `outcome` is the chain's word, set by the per-block pass: `landed` when the tip has a receipt
- * (its block in `landedBlock`), `not-landed` once the window passed without one. Rows of
- * builders never asked (`skipped`) have none.
+ * (its block in `landedBlock`), `not-landed` once the window passed without one, or at once for
+ * a refusal. Rows of builders never asked (`skipped`) have none.
  */
 export const builderSends = pgTable(
   "builder_sends",

@@ -32,15 +32,28 @@ export class BuilderLandings {
     const headHex = answers[0]?.result as Hex | undefined;
     if (!headHex) return;
     const head = BigInt(headHex);
-    const landed: Array<{ id: string; block: bigint }> = [];
+    // A tip signed again the same way (a recorded sell bundle sent again) is one transaction:
+    // it lands once, credited to the latest send of it.
+    const landedBy = new Map<string, { id: string; block: bigint; sentAt: Date }>();
     const notLanded: string[] = [];
     for (const [i, send] of open.entries()) {
       const answer = answers[i + 1];
       if (!answer || answer.error) continue;
       const receipt = answer.result as { blockNumber?: Hex } | null | undefined;
-      if (receipt?.blockNumber) landed.push({ id: send.id, block: BigInt(receipt.blockNumber) });
-      else if (head > send.maxBlockNumber + LANDING_LAG_BLOCKS) notLanded.push(send.id);
+      if (receipt?.blockNumber) {
+        const earlier = landedBy.get(send.tipHash);
+        if (earlier && earlier.sentAt >= send.sentAt) {
+          notLanded.push(send.id);
+          continue;
+        }
+        if (earlier) notLanded.push(earlier.id);
+        landedBy.set(send.tipHash, {
+          id: send.id,
+          block: BigInt(receipt.blockNumber),
+          sentAt: send.sentAt,
+        });
+      } else if (head > send.maxBlockNumber + LANDING_LAG_BLOCKS) notLanded.push(send.id);
     }
-    await this.repo.resolve(landed, notLanded);
+    await this.repo.resolve([...landedBy.values()], notLanded);
   }
 }

@@ -77,6 +77,9 @@ export class BuilderSends {
         tipHash: a.tipHash.toLowerCase(),
         maxBlockNumber: send.maxBlockNumber,
         headAtSend: head,
+        // A refused variant cannot land through this send (its tip may, signed again the same
+        // way, through a later one: that send's row is the one that lands).
+        ...(a.answer === "refused" ? { outcome: "not-landed" as const } : {}),
       })),
     );
   }
