@@ -1,6 +1,6 @@
 import { InvalidParamsRpcError, RpcRequestError } from "viem";
 import { describe, expect, it } from "vitest";
-import { chainFailure } from "./chain-failure.ts";
+import { ChainReadError, chainFailure } from "./chain-failure.ts";
 
 const nodeSaid = (message: string) =>
   new InvalidParamsRpcError(
@@ -27,6 +27,14 @@ describe("a chain failure told from the server's own", () => {
   it("is not a revert or any other error of the request itself", () => {
     expect(chainFailure(nodeSaid("execution reverted: GW"))).toBeNull();
     expect(chainFailure(new Error("header not found"))).toBeNull();
+  });
+
+  it("is a read the node answered without what was asked, however deep in the causes", () => {
+    const unread = new ChainReadError("could not read what became of sell:1");
+    expect(chainFailure(unread)).toBe("the chain node did not answer a read");
+    expect(chainFailure(new Error("sell:1~1: the retry waits", { cause: unread }))).toBe(
+      "the chain node did not answer a read",
+    );
   });
 
   it("names no URL, which can carry the RPC's key", () => {

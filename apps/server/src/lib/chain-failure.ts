@@ -7,6 +7,11 @@ import {
   WebSocketRequestError,
 } from "viem";
 
+/** A read the chain node answered without what was asked (an item of a batch came back empty or in error). */
+export class ChainReadError extends Error {
+  override readonly name = "ChainReadError";
+}
+
 const NOT_SERVED =
   /header not found|unknown block|missing trie node|block height is \d+ but requested was \d+/i;
 
@@ -24,6 +29,7 @@ export function chainFailure(error: unknown): string | null {
         ? `the chain node answered HTTP ${at.status}`
         : "the chain node did not answer";
     if (at instanceof TimeoutError) return "the chain node took too long to answer";
+    if (at instanceof ChainReadError) return "the chain node did not answer a read";
     if (at instanceof WebSocketRequestError) return "the chain node's connection failed";
     if (at instanceof LimitExceededRpcError || at instanceof ResourceUnavailableRpcError)
       return "the chain node refused the request for its own limits";

@@ -1,5 +1,6 @@
 import { rpcBatch } from "@bundler/chain";
 import type { Hex } from "viem";
+import { ChainReadError } from "../../lib/chain-failure.ts";
 import { isFinal, type TxRow, type TxSummary } from "./transactions.repository.ts";
 import type { Receipt, TxContext } from "./tx-context.ts";
 import { RetryRefused, type TxIntent } from "./tx-intent.ts";
@@ -35,7 +36,7 @@ export async function fatesOf(rpcUrl: string, rows: FateRow[]): Promise<Fate[]> 
     const receipt = first[i];
     const count = first[rows.length + i]?.result as Hex | undefined;
     if (!receipt || receipt.error || !count || !head)
-      throw new Error(`could not read what became of ${row.key}`);
+      throw new ChainReadError(`could not read what became of ${row.key}`);
     // Reverted, it moved nothing (and a receipt that reverted moved nothing either).
     if (row.status === "reverted") return "never";
     const status = (receipt.result as Receipt | null)?.status;
@@ -60,7 +61,7 @@ export async function fatesOf(rpcUrl: string, rows: FateRow[]): Promise<Fate[]> 
     const count = again[used.length + j]?.result as Hex | undefined;
     j++;
     if (!receipt || receipt.error || !count)
-      throw new Error(`could not read what became of ${row.key}`);
+      throw new ChainReadError(`could not read what became of ${row.key}`);
     const status = (receipt.result as Receipt | null)?.status;
     if (status) return status === "0x1" ? "landed" : "never";
     return row.nonce < Number(BigInt(count)) ? "never" : "settling";
@@ -101,7 +102,8 @@ const nonceAfter = async (
   const mined = attempts.find((row) => row.status === "mined");
   if (mined) throw new RetryRefused(`${intent.key} retries ${mined.key}, which landed`);
   const fates = await fatesOf(rpcUrl, attempts).catch((error: Error) => {
-    throw new RetryRefused(`${error.message}; the retry waits`);
+    // The node's failure stays the cause: a request that meets it is answered 503, try again.
+    throw new RetryRefused(`${error.message}; the retry waits`, { cause: error });
   });
   const landed = attempts.find((_, i) => fates[i] === "landed");
   if (landed) throw new RetryRefused(`${intent.key} retries ${landed.key}, which landed after all`);
