@@ -5,6 +5,14 @@ export {
   useNativeSigning,
 } from "./accounts/keyAccount.ts";
 export {
+  BUNDLE_STATUS_SERVICES,
+  type BundleStatus,
+  type BundleStatusBuilder,
+  type GetBundleStatusParameters,
+  getBundleStatus,
+  hasBundleStatus,
+} from "./actions/bundleStatus.ts";
+export {
   MAX_WINDOW_BLOCKS,
   MIN_WINDOW_BLOCKS,
   measureBlockSeconds,
