@@ -10,7 +10,7 @@
 //     match the tips each builder's address received on chain.
 // BUILDERS_LAUNCHES (100), BUILDERS_CONCURRENCY (4).
 import { randomUUID } from "node:crypto";
-import type { Draft } from "@bundler/shared";
+import type { BuilderStatsResponse, BuilderStatsWindow, Draft } from "@bundler/shared";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
@@ -320,11 +320,47 @@ const compareStats = async (
   counts: Record<BuilderName, DevCounts>,
   tips: Record<BuilderName, number>,
 ): Promise<string[]> => {
-  const stats = await api<unknown>(server, adminKey, "GET", "/api/admin/builders/stats");
-  void stats;
-  void counts;
-  void tips;
-  return [];
+  const onChain = tips.local + tips["local-slow"];
+  // The landed pass resolves a send once its window has passed: wait for every landing.
+  const deadline = performance.now() + TIMEOUT_MS;
+  let day: BuilderStatsWindow | undefined;
+  for (;;) {
+    const { windows } = await api<BuilderStatsResponse>(
+      server,
+      adminKey,
+      "GET",
+      "/api/admin/builders/stats",
+    );
+    day = windows.find((w) => w.hours === 24);
+    const landed = day?.builders.reduce((sum, b) => sum + b.landed, 0) ?? 0;
+    if (landed >= onChain || performance.now() > deadline) break;
+    await sleep(1000);
+  }
+  const problems: string[] = [];
+  say();
+  say("  the app's statistics (24 hours):");
+  say("  builder      sent  accepted  refused  silent  skipped  landed  median/p95 blocks");
+  for (const name of Object.keys(TIP_ADDRESSES) as BuilderName[]) {
+    const stats = day?.builders.find((b) => b.builder === name);
+    if (!stats) {
+      problems.push(`the statistics have no row for ${name}`);
+      continue;
+    }
+    say(
+      `  ${name.padEnd(11)} ${String(stats.sent).padStart(5)} ${String(stats.accepted).padStart(9)} ${String(stats.refused).padStart(8)} ${String(stats.silent).padStart(7)} ${String(stats.skipped).padStart(8)} ${String(stats.landed).padStart(7)}  ${stats.medianBlocks?.toFixed(1) ?? "-"}/${stats.p95Blocks?.toFixed(1) ?? "-"}`,
+    );
+    const own = counts[name];
+    const expect = (what: string, app: number, truth: number, source: string) => {
+      if (app !== truth)
+        problems.push(`${name}: the app counts ${app} ${what}, ${source} ${truth}`);
+    };
+    expect("sent", stats.sent, own.received, "the builder was sent");
+    expect("accepted", stats.accepted, own.accepted, "the builder took");
+    expect("refused", stats.refused, own.refused, "the builder refused");
+    expect("landed", stats.landed, tips[name], "its tips on chain are");
+    if (stats.silent !== 0) problems.push(`${name}: ${stats.silent} silent, none expected`);
+  }
+  return problems;
 };
 
 try {
