@@ -17,6 +17,7 @@ import { AutosellService } from "./modules/autosell/autosell.service.ts";
 import { AutosellPassRepository } from "./modules/autosell/autosell-pass.repository.ts";
 import { AutosellReader } from "./modules/autosell/autosell-readings.ts";
 import { BuilderLandings } from "./modules/builders/builder-landings.ts";
+import { BuilderStatuses } from "./modules/builders/builder-statuses.ts";
 import { workBuilderJobs } from "./modules/builders/builders.jobs.ts";
 import { BuildersRepository } from "./modules/builders/builders.repository.ts";
 import { BuilderSends } from "./modules/builders/builders.service.ts";
@@ -118,6 +119,7 @@ export const createServices = (options: ServiceOptions) => {
   const builderRows = new BuildersRepository(db);
   const builderSends = new BuilderSends(builderRows, chain, log);
   const builderLandings = chain ? new BuilderLandings(builderRows, chain) : undefined;
+  const builderStatuses = chain ? new BuilderStatuses(builderRows, chain, log) : undefined;
   const draftRows = new DraftsRepository(db);
   const paymentRows = new PaymentRepository(db);
   const drafts = new DraftsService(draftRows, vault, chain, new PaymentRefunds(paymentRows, txm));
@@ -275,6 +277,7 @@ export const createServices = (options: ServiceOptions) => {
     adminActions,
     builderSends,
     builderLandings,
+    builderStatuses,
   };
 };
 
@@ -292,7 +295,8 @@ export const workServices = async (jobs: JobEngine, services: Services): Promise
   if (services.transactions) await workReferralJobs(jobs, services.payouts);
   if (services.pnlLedger) await workPnlJobs(jobs, services.pnlLedger);
   if (services.autosellEngine) await workAutosellJobs(jobs, services.autosellEngine);
-  if (services.builderLandings) await workBuilderJobs(jobs, services.builderLandings);
+  if (services.builderLandings && services.builderStatuses)
+    await workBuilderJobs(jobs, services.builderLandings, services.builderStatuses);
   await workLaunchJobs(jobs, services.launches);
 };
 

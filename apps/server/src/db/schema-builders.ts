@@ -31,6 +31,16 @@ export const builderSends = pgTable(
     headAtSend: bigint("head_at_send", { mode: "bigint" }).notNull(),
     outcome: text("outcome", { enum: ["landed", "not-landed"] }),
     landedBlock: bigint("landed_block", { mode: "bigint" }),
+    /** The bundle's hash as the builder answered it: what its status service is asked by. */
+    bundleHash: text("bundle_hash"),
+    /**
+     * For an accepted bundle that did not land, what the builder's status service said
+     * (BuilderStatuses): `failed` with its words, `unknown`, `pending` (not decided when asked),
+     * `landed` (which the chain did not show); asked once, at `statusAt`.
+     */
+    status: text("status", { enum: ["landed", "failed", "pending", "unknown"] }),
+    statusReason: text("status_reason"),
+    statusAt: timestamp("status_at", { withTimezone: true }),
   },
   (table) => [
     index("builder_sends_sent_at_idx").on(table.sentAt),

@@ -49,6 +49,11 @@ export interface ChainContext {
   /** How long each builder has to answer a bundle, ms (default 15 s). */
   bundleTimeoutMs?: number;
   /**
+   * Another address for a builder's bundle status service, by builder name (tests point them
+   * at fakes); the services the reference names otherwise (`BUNDLE_STATUS_SERVICES`).
+   */
+  bundleStatusUrls?: Readonly<Record<string, string>>;
+  /**
    * How long a bundle may wait to land, seconds (BUNDLE_WINDOW_SECONDS; default
    * DEFAULT_BUNDLE_WINDOW_SECONDS): bundleWindowBlocks turns it into blocks.
    */

@@ -35,6 +35,11 @@ const columns = [
               {r.count}× {r.reason}
             </span>
           ))}
+          {info.row.original.notLanded.map((r) => (
+            <span key={`not landed: ${r.reason}`}>
+              {r.count}× took it, did not land: {r.reason}
+            </span>
+          ))}
         </div>
       );
     },

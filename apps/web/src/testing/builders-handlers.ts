@@ -23,6 +23,7 @@ export const builderStatsFixture = (): BuilderStatsWindow[] => [
           { reason: "bundle rejected: busy", count: 2 },
           { reason: "tip too low", count: 1 },
         ],
+        notLanded: [],
       },
       {
         builder: "blockrazor",
@@ -36,6 +37,7 @@ export const builderStatsFixture = (): BuilderStatsWindow[] => [
         medianBlocks: 4,
         p95Blocks: 4,
         topRefusals: [{ reason: "no answer in 15000 ms", count: 1 }],
+        notLanded: [{ reason: "bundle gas price lower than 0.05 gwei", count: 1 }],
       },
     ],
   },

@@ -37,6 +37,8 @@ export interface BuilderAnswer {
   ms: number;
   /** The hash of this builder's tip transaction: the one that lands says who included it. */
   tipHash: Hex;
+  /** The bundle's hash as the builder answered it (accepted only): what its status service knows. */
+  bundleHash: Hex | null;
 }
 
 export interface SubmitBundleReturnType {
@@ -97,19 +99,19 @@ export const submitBundle = async (
           "skipped",
         );
       sentAt = new Date();
-      const error = await sendBundleRpc(
+      const sent = await sendBundleRpc(
         builder,
         txs,
         params.maxBlockNumber,
         params.timeoutMs ?? 15_000,
       );
-      if (error) return refuse(error);
+      if ("error" in sent) return refuse(sent.error);
       return {
         ok: true as const,
         builder: builder.name,
         tipHash,
         txs,
-        answer: answerOf(builder.name, "accepted", null, sentAt, tipHash),
+        answer: answerOf(builder.name, "accepted", null, sentAt, tipHash, sent.bundleHash),
       };
     }),
   );
@@ -136,6 +138,7 @@ const answerOf = (
   reason: string | null,
   sentAt: Date,
   tipHash: Hex,
+  bundleHash: Hex | null = null,
 ): BuilderAnswer => ({
   builder,
   answer,
@@ -143,15 +146,28 @@ const answerOf = (
   sentAt,
   ms: answer === "skipped" ? 0 : Date.now() - sentAt.getTime(),
   tipHash,
+  bundleHash,
 });
 
-/** Sends `eth_sendBundle`; answers the builder's error (message and data), or null. */
+/** A bundle hash as builders answer it: the hash itself, or `{ bundleHash }`. */
+const bundleHashOf = (result: unknown): Hex | null => {
+  const value =
+    typeof result === "object" && result !== null
+      ? (result as { bundleHash?: unknown }).bundleHash
+      : result;
+  return typeof value === "string" && /^0x[0-9a-fA-F]{64}$/.test(value) ? (value as Hex) : null;
+};
+
+/**
+ * Sends `eth_sendBundle`; answers the builder's error (message and data), or the bundle's
+ * hash as it answered it (null when it answered none).
+ */
 const sendBundleRpc = async (
   builder: BuilderEndpoint,
   txs: Hex[],
   maxBlockNumber: bigint,
   timeoutMs: number,
-): Promise<{ message: string; data?: unknown } | null> => {
+): Promise<{ error: { message: string; data?: unknown } } | { bundleHash: Hex | null }> => {
   // 48 Club takes a member's tier of transactions from a bundle its member key signed.
   const spSign = builder.signer
     ? { "48spSign": await sign48spBundle({ account: builder.signer, txs }) }
@@ -171,17 +187,22 @@ const sendBundleRpc = async (
         params: [{ txs, maxBlockNumber: Number(maxBlockNumber), revertingTxHashes: [], ...spSign }],
       }),
     });
-    if (!response.ok) return { message: `HTTP ${response.status}` };
+    if (!response.ok) return { error: { message: `HTTP ${response.status}` } };
     const body = (await response.json().catch(() => null)) as {
+      result?: unknown;
       error?: { message: string; data?: unknown };
     } | null;
-    if (!body) return { message: "answered with something other than JSON-RPC" };
-    return body.error ? { message: body.error.message, data: body.error.data } : null;
+    if (!body) return { error: { message: "answered with something other than JSON-RPC" } };
+    return body.error
+      ? { error: { message: body.error.message, data: body.error.data } }
+      : { bundleHash: bundleHashOf(body.result) };
   } catch (error) {
     const { name, message } = error as Error;
     return {
-      message:
-        name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : `unreachable (${message})`,
+      error: {
+        message:
+          name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : `unreachable (${message})`,
+      },
     };
   }
 };

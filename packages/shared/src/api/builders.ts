@@ -37,6 +37,11 @@ export const builderStatsSchema = z.object({
   p95Blocks: z.number().nullable(),
   /** Its most frequent refusals (and silences), in its words, most frequent first. */
   topRefusals: z.array(z.object({ reason: z.string(), count })),
+  /**
+   * Why bundles it took did not land, as its status service said (48 Club, BlockRazor: asked
+   * once per bundle within their quotas), most frequent first.
+   */
+  notLanded: z.array(z.object({ reason: z.string(), count })),
 });
 export type BuilderStats = z.infer<typeof builderStatsSchema>;
 

@@ -131,6 +131,7 @@ describe("GET /api/admin/builders/stats", () => {
         { reason: BUSY, count: 2 },
         { reason: LOW_TIP, count: 1 },
       ],
+      notLanded: [],
     });
     expect(day("beta")).toEqual({
       builder: "beta",
@@ -147,6 +148,7 @@ describe("GET /api/admin/builders/stats", () => {
         { reason: BUSY, count: 2 },
         { reason: SILENT, count: 1 },
       ],
+      notLanded: [],
     });
     expect(week("alpha")).toMatchObject({ sent: 7, accepted: 4, landed: 4, landingShare: 0.8 });
     expect(week("alpha")?.medianBlocks).toBe(2.5);

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { builderSends } from "../../db/schema.ts";
 
@@ -7,6 +7,25 @@ export type NewBuilderSend = typeof builderSends.$inferInsert;
 
 /** A send the chain has not judged yet: a builder was asked, its tip has no outcome. */
 const open = () => and(isNull(builderSends.outcome), ne(builderSends.answer, "skipped"));
+
+/** A bundle a builder took that did not land, whose status service was not asked yet. */
+const statusOpen = () =>
+  and(
+    eq(builderSends.answer, "accepted"),
+    eq(builderSends.outcome, "not-landed"),
+    isNotNull(builderSends.bundleHash),
+    isNull(builderSends.statusAt),
+  );
+
+/** The status pass's condition: such a bundle of one of `builders`, sent before `before`. */
+export const builderStatusesDue = (builders: readonly string[], delayMs: number) => (): SQL =>
+  builders.length === 0
+    ? sql`false`
+    : sql`exists (select 1 from ${builderSends} where ${and(
+        statusOpen(),
+        inArray(builderSends.builder, [...builders]),
+        lte(builderSends.sentAt, sql`now() - make_interval(secs => ${delayMs / 1000})`),
+      )})`;
 
 /** The landing pass's condition: a send still waits for the chain's word. */
 export const builderSendsDue = (): SQL =>
@@ -58,6 +77,47 @@ export class BuildersRepository {
         .update(builderSends)
         .set({ outcome: "not-landed" })
         .where(and(inArray(builderSends.id, [...notLanded]), isNull(builderSends.outcome)));
+  }
+
+  /** How many bundles of `builder` its status service was asked about since `since`. */
+  async statusAsked(builder: string, since: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(builderSends)
+      .where(and(eq(builderSends.builder, builder), gte(builderSends.statusAt, since)));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Bundles `builder` took that did not land and its status service was never asked about,
+   * sent between `after` and `before`, oldest first.
+   */
+  statusDue(builder: string, after: Date, before: Date, limit: number): Promise<BuilderSendRow[]> {
+    return this.db
+      .select()
+      .from(builderSends)
+      .where(
+        and(
+          eq(builderSends.builder, builder),
+          statusOpen(),
+          gte(builderSends.sentAt, after),
+          lte(builderSends.sentAt, before),
+        ),
+      )
+      .orderBy(builderSends.sentAt)
+      .limit(limit);
+  }
+
+  /** Keeps what a status service said of a send (asked once). */
+  async recordStatus(
+    id: string,
+    said: Pick<BuilderSendRow, "status" | "statusReason">,
+    at: Date,
+  ): Promise<void> {
+    await this.db
+      .update(builderSends)
+      .set({ ...said, statusAt: at })
+      .where(and(eq(builderSends.id, id), isNull(builderSends.statusAt)));
   }
 
   /** Per builder since `since` (of one owner's bundles when given). */
@@ -115,6 +175,23 @@ export class BuildersRepository {
       .where(and(this.window(since, ownerId), inArray(builderSends.answer, ["refused", "silent"])))
       .groupBy(builderSends.builder, builderSends.reason)
       .orderBy(sql`count(*) desc`, builderSends.reason);
+  }
+
+  /** What status services said of bundles their builder took that did not land, by words. */
+  misses(
+    since: Date,
+    ownerId?: string,
+  ): Promise<Array<{ builder: string; reason: string; count: number }>> {
+    return this.db
+      .select({
+        builder: builderSends.builder,
+        reason: sql<string>`coalesce(${builderSends.statusReason}, '')`,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(builderSends)
+      .where(and(this.window(since, ownerId), isNotNull(builderSends.statusAt)))
+      .groupBy(builderSends.builder, builderSends.statusReason)
+      .orderBy(sql`count(*) desc`, builderSends.statusReason);
   }
 
   private window(since: Date, ownerId?: string) {

@@ -75,6 +75,7 @@ export class BuilderSends {
         sentAt: a.sentAt,
         answerMs: Math.max(0, Math.round(a.ms)),
         tipHash: a.tipHash.toLowerCase(),
+        bundleHash: a.bundleHash?.toLowerCase() ?? null,
         maxBlockNumber: send.maxBlockNumber,
         headAtSend: head,
         // A refused variant cannot land through this send (its tip may, signed again the same
@@ -89,11 +90,17 @@ export class BuilderSends {
     return Promise.all(
       BUILDER_STATS_WINDOWS.map(async (hours) => {
         const since = new Date(now.getTime() - hours * HOUR_MS);
-        const [counts, totals, refusals] = await Promise.all([
+        const [counts, totals, refusals, misses] = await Promise.all([
           this.repo.counts(since, ownerId),
           this.repo.bundles(since, ownerId),
           this.repo.refusals(since, ownerId),
+          this.repo.misses(since, ownerId),
         ]);
+        const top = (rows: typeof refusals, builder: string) =>
+          rows
+            .filter((r) => r.builder === builder)
+            .slice(0, TOP_REFUSALS)
+            .map(({ reason, count }) => ({ reason, count }));
         const landings = counts.reduce((sum, c) => sum + c.landed, 0);
         return {
           hours,
@@ -101,10 +108,8 @@ export class BuilderSends {
           builders: counts.map((c) => ({
             ...c,
             landingShare: landings === 0 ? 0 : c.landed / landings,
-            topRefusals: refusals
-              .filter((r) => r.builder === c.builder)
-              .slice(0, TOP_REFUSALS)
-              .map(({ reason, count }) => ({ reason, count })),
+            topRefusals: top(refusals, c.builder),
+            notLanded: top(misses, c.builder),
           })),
         };
       }),

@@ -17,11 +17,14 @@ const FEE = parseEther("0.01");
 export const useLaunchTestbed = ({
   slowBuilderMaxTxs = 0,
   bundleTimeoutMs,
+  chainAs = (chain) => chain,
 }: {
   /** Run a second builder ("local-slow") with this cap. */
   slowBuilderMaxTxs?: number;
   /** How long each builder has to answer a bundle, ms. */
   bundleTimeoutMs?: number;
+  /** The chain as the app sees it (builders named as on BSC, say), made when the chain starts. */
+  chainAs?: (chain: ChainContext) => ChainContext;
 } = {}) => {
   let testChain: TestChain;
   let chain: ChainContext;
@@ -38,7 +41,7 @@ export const useLaunchTestbed = ({
 
   beforeAll(async () => {
     testChain = await startTestChain(masterKey, { slowBuilderMaxTxs });
-    chain = { ...testChain.chain, ...(bundleTimeoutMs ? { bundleTimeoutMs } : {}) };
+    chain = chainAs({ ...testChain.chain, ...(bundleTimeoutMs ? { bundleTimeoutMs } : {}) });
     app = await createTestApp({
       chain,
       masterKey,

@@ -13,7 +13,7 @@ const open = () =>
   renderInApp(<BuildersPage />, { route: "/admin/builders", authKey: "lbk_admin", role: "admin" });
 
 describe("the Builders page", () => {
-  it("shows each builder's sends, landings, blocks to land and refusals per window", async () => {
+  it("shows each builder's sends, landings, blocks to land, refusals and why bundles it took did not land, per window", async () => {
     server.use(...adminServer().handlers, builderStatsHandler(PATH, builderStatsFixture()));
     open();
     const day = await screen.findByTestId("builder-stats-24h");
@@ -43,7 +43,7 @@ describe("the Builders page", () => {
       "25%",
       "4",
       "4",
-      "2 refused, 1 no answer, 1 not asked1× no answer in 15000 ms",
+      "2 refused, 1 no answer, 1 not asked1× no answer in 15000 ms1× took it, did not land: bundle gas price lower than 0.05 gwei",
     ]);
     const week = screen.getByTestId("builder-stats-168h");
     expect(within(week).getByRole("heading").textContent).toBe(
