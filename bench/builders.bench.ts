@@ -239,6 +239,7 @@ const main = async () => {
       FREE_KEY_LIMIT_PER_HOUR: "100000",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
       LOCAL_SLOW_BUILDER_MAX_TXS: "5",
+      FAUCET_PER_MINUTE: "100000",
     },
   });
   const { builderUrl, slowBuilderUrl, superadminKey } = server;
