@@ -219,7 +219,14 @@ export const startDevBuilder = async (
     const front = faults.frontrunNextBundle ?? [];
     faults = { ...faults, frontrunNextBundle: [] };
     if (params.latencyMs !== undefined) {
-      void exclusive(() => includeBundle(node, bundle, front)).catch(() => undefined);
+      void exclusive(async () => {
+        // Another builder's variant landed first (its transactions are the same but the tip):
+        // dropped without building a block to find out, which would show a block that is then
+        // taken back to every client polling the head.
+        const first = bundle.decoded[0];
+        if (first && (await node("eth_getTransactionReceipt", [first.hash]))) return;
+        await includeBundle(node, bundle, front);
+      }).catch(() => undefined);
       return bundleHash(bundle.decoded);
     }
     const hash = await exclusive(() => includeBundle(node, bundle, front));
