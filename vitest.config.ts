@@ -9,7 +9,7 @@ const POSTGRES_FILES = [
   "apps/server/src/modules/*/*-safety.int.test.ts",
   "apps/server/src/modules/*/*.crash.int.test.ts",
   "apps/server/src/modules/bundles/sell-requests.int.test.ts",
-  "apps/server/src/modules/launch/launch-builders.int.test.ts",
+  "apps/server/src/modules/builders/builders.int.test.ts",
   "apps/server/src/modules/builders/builder-statuses.int.test.ts",
   "apps/server/src/modules/autosell/autosell.engine.int.test.ts",
   "apps/server/src/modules/auth/auth.cache.int.test.ts",

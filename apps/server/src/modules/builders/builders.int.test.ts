@@ -129,6 +129,27 @@ describe("the builders' record of a launch", () => {
     ]);
   });
 
+  it("fails a launch both builders refuse with each builder's words, and keeps the draft paid", async () => {
+    await ctx.testChain.faults({ refuseBundles: { times: 1, message: "bundle rejected: busy" } });
+    await ctx.testChain.faults(
+      { refuseBundles: { times: 1, message: "bundle rejected: tip too low for this slot" } },
+      "local-slow",
+    );
+    const { id, input } = await paidDraft(2);
+    await setBalance(input.deployerWallet.address, parseEther("1"));
+    for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));
+    const lines = await captureTerminal(async () => {
+      expect((await call("POST", `/api/draft/${id}/execute`)).status).toBe(200);
+      await ctx.app.launches.idle();
+    });
+    const failed = lines.find((line) => line.startsWith("FAILED launch:")) ?? lines.join("\n");
+    expect(failed).toContain("builder local refused: bundle rejected: busy;");
+    expect(failed).toContain(
+      "builder local-slow refused: bundle rejected: tip too low for this slot",
+    );
+    expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("paid");
+  });
+
   it("records a sell bundle's sends too, by the token sold", async () => {
     const { draft, wallets } = await launch();
     const token = draft.launch?.tokenAddress as string;
