@@ -12,7 +12,6 @@
 import { randomUUID } from "node:crypto";
 import type { BuilderStatsResponse, BuilderStatsWindow, Draft } from "@bundler/shared";
 import type { Address, Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
 import {
   makeDataDir,
@@ -21,6 +20,7 @@ import {
   startServer,
   stopAllServers,
 } from "./lib/server.ts";
+import { api, keyedWallet, TINY_PNG } from "./lib/server-api.ts";
 
 const envInt = (name: string, fallback: number) => {
   const value = Number.parseInt(process.env[name] ?? "", 10);
@@ -47,26 +47,6 @@ const cleanup = async () => {
 };
 onInterrupt(cleanup);
 
-const api = async <T>(
-  server: RunningServer,
-  key: string,
-  method: "GET" | "POST",
-  route: string,
-  body?: unknown,
-): Promise<T> => {
-  const response = await fetch(`${server.url}${route}`, {
-    method,
-    headers: {
-      "x-auth-key": key,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-};
-
 const rpc = async <T>(url: string, method: string, params: unknown[] = []): Promise<T> => {
   const response = await fetch(url, {
     method: "POST",
@@ -77,15 +57,6 @@ const rpc = async <T>(url: string, method: string, params: unknown[] = []): Prom
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
 };
-
-const keyedWallet = () => {
-  const privateKey = generatePrivateKey();
-  return { address: privateKeyToAccount(privateKey).address, privateKey };
-};
-
-/** A 1×1 PNG, as the e2e tests use. */
-const TINY_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 /** Runs `work` over `items`, `limit` at a time. */
 const pool = async <T, R>(items: T[], limit: number, work: (item: T) => Promise<R>) => {

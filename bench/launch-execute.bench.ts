@@ -6,7 +6,6 @@
 import { randomUUID } from "node:crypto";
 import type { Draft } from "@bundler/shared";
 import type { Address, Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { median } from "./lib/localChain.ts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
 import {
@@ -16,6 +15,7 @@ import {
   startServer,
   stopAllServers,
 } from "./lib/server.ts";
+import { api, keyedWallet, TINY_PNG } from "./lib/server-api.ts";
 
 const WALLET_COUNTS = [10, 50] as const;
 const RUNS = 3;
@@ -36,26 +36,6 @@ const cleanup = async () => {
 
 onInterrupt(cleanup);
 
-const api = async <T>(
-  server: RunningServer,
-  key: string,
-  method: "GET" | "POST",
-  route: string,
-  body?: unknown,
-): Promise<T> => {
-  const response = await fetch(`${server.url}${route}`, {
-    method,
-    headers: {
-      "x-auth-key": key,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
-};
-
 const blockNumber = async (rpcUrl: string): Promise<bigint> => {
   const response = await fetch(rpcUrl, {
     method: "POST",
@@ -65,15 +45,6 @@ const blockNumber = async (rpcUrl: string): Promise<bigint> => {
   const { result } = (await response.json()) as { result: Hex };
   return BigInt(result);
 };
-
-const keyedWallet = () => {
-  const privateKey = generatePrivateKey();
-  return { address: privateKeyToAccount(privateKey).address, privateKey };
-};
-
-/** A 1×1 PNG, as the e2e tests use. */
-const TINY_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 const faucet = (server: RunningServer, key: string, address: Address, amount: string) =>
   api(server, key, "POST", "/api/dev/faucet", { address, amount });

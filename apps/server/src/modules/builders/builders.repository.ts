@@ -31,6 +31,13 @@ export const builderStatusesDue = (builders: readonly string[], delayMs: number)
 export const builderSendsDue = (): SQL =>
   sql`exists (select 1 from ${builderSends} where ${open()})`;
 
+/** A builder's reason, in its words, and how often it was given. */
+export interface ReasonCount {
+  builder: string;
+  reason: string;
+  count: number;
+}
+
 /** One builder's counts over a window, as the statistics read them. */
 export interface BuilderCounts {
   builder: string;
@@ -161,37 +168,36 @@ export class BuildersRepository {
   }
 
   /** Each builder's refusals and silences since `since`, grouped by their words, most first. */
-  refusals(
-    since: Date,
-    ownerId?: string,
-  ): Promise<Array<{ builder: string; reason: string; count: number }>> {
-    return this.db
-      .select({
-        builder: builderSends.builder,
-        reason: sql<string>`coalesce(${builderSends.reason}, '')`,
-        count: sql<number>`count(*)::int`,
-      })
-      .from(builderSends)
-      .where(and(this.window(since, ownerId), inArray(builderSends.answer, ["refused", "silent"])))
-      .groupBy(builderSends.builder, builderSends.reason)
-      .orderBy(sql`count(*) desc`, builderSends.reason);
+  refusals(since: Date, ownerId?: string): Promise<ReasonCount[]> {
+    return this.reasons(
+      builderSends.reason,
+      and(this.window(since, ownerId), inArray(builderSends.answer, ["refused", "silent"])),
+    );
   }
 
   /** What status services said of bundles their builder took that did not land, by words. */
-  misses(
-    since: Date,
-    ownerId?: string,
-  ): Promise<Array<{ builder: string; reason: string; count: number }>> {
+  misses(since: Date, ownerId?: string): Promise<ReasonCount[]> {
+    return this.reasons(
+      builderSends.statusReason,
+      and(this.window(since, ownerId), isNotNull(builderSends.statusAt)),
+    );
+  }
+
+  /** The rows `where` picks, counted per builder and `words`, most frequent first. */
+  private reasons(
+    words: typeof builderSends.reason | typeof builderSends.statusReason,
+    where: SQL | undefined,
+  ): Promise<ReasonCount[]> {
     return this.db
       .select({
         builder: builderSends.builder,
-        reason: sql<string>`coalesce(${builderSends.statusReason}, '')`,
+        reason: sql<string>`coalesce(${words}, '')`,
         count: sql<number>`count(*)::int`,
       })
       .from(builderSends)
-      .where(and(this.window(since, ownerId), isNotNull(builderSends.statusAt)))
-      .groupBy(builderSends.builder, builderSends.statusReason)
-      .orderBy(sql`count(*) desc`, builderSends.statusReason);
+      .where(where)
+      .groupBy(builderSends.builder, words)
+      .orderBy(sql`count(*) desc`, words);
   }
 
   private window(since: Date, ownerId?: string) {
