@@ -10,7 +10,12 @@ export interface FileTally {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test's name and the first line of its error, so the run's end can say which. */
+  failures: string[];
 }
+
+const firstLine = (message: string | undefined): string =>
+  (message ?? "no error message").split("\n")[0]?.slice(0, 300) ?? "";
 
 const timeOf = (mod: TestModule): number => {
   const d = mod.diagnostic();
@@ -38,18 +43,28 @@ export default class SummaryReporter implements Reporter {
         passed: 0,
         failed: 0,
         skipped: 0,
+        failures: [],
       };
       for (const test of mod.children.allTests()) {
-        const state = test.result().state;
-        if (state === "passed") tally.passed++;
-        else if (state === "failed") tally.failed++;
-        else tally.skipped++;
+        const result = test.result();
+        if (result.state === "passed") tally.passed++;
+        else if (result.state === "failed") {
+          tally.failed++;
+          tally.failures.push(`${test.fullName}: ${firstLine(result.errors?.[0]?.message)}`);
+        } else tally.skipped++;
       }
-      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) tally.failed++;
+      if (mod.state() === "failed" && [...mod.children.allTests()].length === 0) {
+        tally.failed++;
+        tally.failures.push(`(the file did not run): ${firstLine(mod.errors()[0]?.message)}`);
+      }
       return tally;
     });
     const sum = (key: "passed" | "failed" | "skipped") =>
       files.reduce((total, file) => total + file[key], 0);
+    const failures = files.flatMap((file) =>
+      file.failures.map((name) => `  ${file.file} > ${name}\n`),
+    );
+    if (failures.length > 0) process.stdout.write(`\nfailed:\n${failures.join("")}`);
     process.stdout.write(
       `\n${sum("passed")} passed, ${sum("failed")} failed, ${sum("skipped")} skipped\n`,
     );

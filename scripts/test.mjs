@@ -79,6 +79,13 @@ say(`  all: ${minutes(total)}`);
 
 const count = (key) => files.reduce((sum, file) => sum + file[key], 0);
 const [passed, failed, skipped] = [count("passed"), count("failed"), count("skipped")];
+const failures = files.flatMap((file) =>
+  (file.failures ?? []).map((name) => `${file.file} > ${name}`),
+);
+if (failures.length > 0) {
+  say("\nfailed:");
+  for (const failure of failures) say(`  ${failure}`);
+}
 say(`\nall tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 say(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(statuses.find((status) => status !== 0) ?? 0);

@@ -3,24 +3,17 @@ import { type DeploymentConfig, ERROR_CATALOGUE, ROUTES, type RouteDef } from "@
 import cors from "@fastify/cors";
 import rateLimit, { normalizeIP } from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import helmet from "helmet";
 import { type Address, type Hex, parseEther } from "viem";
 import type { Database } from "./db/client.ts";
 import { registerAccessControl } from "./lib/access.ts";
 import type { ChainContext } from "./lib/chain-context.ts";
-import { chainFailure } from "./lib/chain-failure.ts";
-import { AppError } from "./lib/errors.ts";
+import { answerError, fail } from "./lib/error-answer.ts";
 import { JobEngine } from "./lib/jobs.ts";
 import { registerNoStore } from "./lib/no-store.ts";
-import { drainOversizedBody } from "./lib/oversized-body.ts";
-import { FieldError, requestValidatorCompiler } from "./lib/parse-request.ts";
+import { requestValidatorCompiler } from "./lib/parse-request.ts";
 import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { MOVES_MONEY, postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
 import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
@@ -140,8 +133,6 @@ export interface RegisteredRoute {
   url: string;
   access: RouteDef["access"];
 }
-
-const fail = (error: string) => ({ success: false as const, error });
 
 /** Builds the HTTP API, the realtime server and the static web app, without listening. */
 export const buildApp = async (options: AppOptions): Promise<App> => {
@@ -268,27 +259,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
     }),
   });
 
-  server.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof FieldError) return reply.status(400).send(error.body);
-    if (error instanceof AppError)
-      return reply.status(error.statusCode).send(fail(error.shortMessage));
-    if (error.statusCode === 413) {
-      drainOversizedBody(request, reply);
-      return reply.status(413).send(fail(ERROR_CATALOGUE.payloadTooLarge.title));
-    }
-    if (error.statusCode === 429)
-      return reply.status(429).send(fail(ERROR_CATALOGUE.rateLimit.title));
-    if (error.statusCode && error.statusCode < 500)
-      return reply.status(error.statusCode).send(fail(error.message));
-    // The chain node failed, not the server: try again (whatever went out is recorded).
-    const chain = chainFailure(error);
-    if (chain) {
-      request.log.warn({ err: error }, "request failed on the chain");
-      return reply.status(503).send(fail(`chain unavailable: ${chain}; try again`));
-    }
-    request.log.error({ err: error }, "request failed");
-    return reply.status(500).send(fail("Something went wrong on the server"));
-  });
+  server.setErrorHandler(answerError);
 
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const pricing = options.pricing ?? DEFAULT_PRICING;
