@@ -18,8 +18,10 @@ import { DEFAULT_PRICING, type Pricing, publicPricing } from "./lib/pricing.ts";
 import { MOVES_MONEY, postgresHitCounter, rateLimitStore } from "./lib/rate-limits.ts";
 import { ReadQueue, registerReadQueue } from "./lib/read-queue.ts";
 import { Realtime } from "./lib/realtime.ts";
+import { RuntimeFigures, registerRuntimeFigures } from "./lib/runtime-figures.ts";
 import { openPostgresSocketAdapter } from "./lib/socket-adapter.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { runtimeRoutes } from "./modules/admin/runtime.routes.ts";
 import { AccountRepository } from "./modules/auth/account.repository.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { AccountService } from "./modules/auth/account.service.ts";
@@ -260,6 +262,8 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   });
 
   server.setErrorHandler(answerError);
+  const runtime = new RuntimeFigures();
+  registerRuntimeFigures(server, runtime);
 
   const launchFee = parseEther(options.launchFeeBnb ?? "0.5");
   const pricing = options.pricing ?? DEFAULT_PRICING;
@@ -340,6 +344,7 @@ export const buildApp = async (options: AppOptions): Promise<App> => {
   );
   await server.register(referralRoutes(services.referrals));
   await server.register(adminRoutes(services.admin, services.adminActions));
+  await server.register(runtimeRoutes(runtime));
   await server.register(preflightRoutes(services.preflight));
   await server.register(buildersRoutes(services.builderSends));
   await server.register(walletsRoutes(wallets));

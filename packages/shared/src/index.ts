@@ -2,6 +2,7 @@ export * from "./api/admin.ts";
 export * from "./api/admin-audit.ts";
 export * from "./api/admin-claims.ts";
 export * from "./api/admin-preflight.ts";
+export * from "./api/admin-runtime.ts";
 export * from "./api/auth.ts";
 export * from "./api/autosell.ts";
 export * from "./api/builders.ts";

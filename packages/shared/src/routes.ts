@@ -9,6 +9,7 @@ import {
 import { auditLogRoute } from "./api/admin-audit.ts";
 import { adminClaimsRoute, completeClaimRoute, rejectClaimRoute } from "./api/admin-claims.ts";
 import { adminPreflightRoute } from "./api/admin-preflight.ts";
+import { adminRuntimeRoute, resetAdminRuntimeRoute } from "./api/admin-runtime.ts";
 import {
   accountKeysRoute,
   accountRoute,
@@ -112,6 +113,8 @@ export const ROUTES: readonly RouteDef[] = [
   draftPaymentKeyRoute,
   adminStatsRoute,
   adminPreflightRoute,
+  adminRuntimeRoute,
+  resetAdminRuntimeRoute,
   adminBuilderStatsRoute,
   generateFreeKeyRoute,
   validateKeyRoute,
