@@ -1,16 +1,32 @@
 // What the load bench and the reliability row "load" share: the server(s) under load (a real
 // server process with its local chain, on PGlite or on a fresh database of a Postgres), what
-// each user's browser polls at SPEC §9's rates, and the report of a run.
+// each user's browser polls at SPEC §9's rates, the heavy routes in equal shares (issue 39),
+// and the report of a run beside the server's own figures.
 import { randomBytes } from "node:crypto";
+import {
+  bundleBalancesRoute,
+  dispersalStatusRoute,
+  getBumperRoute,
+  listDraftsRoute,
+  paymentStatusRoute,
+  type RouteDef,
+  type RuntimeResponse,
+  txStatusRoute,
+  validateKeyRoute,
+  walletBalancesRoute,
+} from "@bundler/shared";
 import type { LoadUser } from "./load-users.ts";
-import type { MixResult, PollingUser } from "./poll-mix.ts";
+import { type MixResult, type Poll, type PollingUser, runPollMix } from "./poll-mix.ts";
 import { onPostgres } from "./postgres.ts";
 import { makeDataDir, type RunningServer, removeDir, startServer } from "./server.ts";
+import { eventLoopLines, runtimeOf, serverCell } from "./server-runtime.ts";
 
 export interface LoadServers {
   /** "PGlite" or "Postgres". */
   name: string;
   servers: RunningServer[];
+  /** The superadmin key the first server printed: it reads every server's own figures. */
+  adminKey: string;
   /** Stops the servers, removes the data dir and drops the Postgres database. */
   close(): Promise<void>;
 }
@@ -68,12 +84,56 @@ export const startLoadServers = async ({
           nodeArgs,
         }),
       );
-    return { name: databaseUrl ? "Postgres" : "PGlite", servers, close };
+    if (!first.superadminKey) throw new Error("the server printed no superadmin key");
+    return {
+      name: databaseUrl ? "Postgres" : "PGlite",
+      servers,
+      adminKey: first.superadminKey,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
   }
 };
+
+type PollName =
+  | "payment status"
+  | "bundle balances"
+  | "funding balances (50)"
+  | "dispersal status"
+  | "tx status"
+  | "bumper status"
+  | "key validate"
+  | "draft list";
+
+/** A request to `route` at `path`, named as the server names it. */
+const to = (route: RouteDef, path: string, body?: unknown): Omit<Poll, "name" | "everyMs"> => ({
+  method: route.method === "POST" ? "POST" : "GET",
+  path,
+  route: `${route.method} ${route.path}`,
+  ...(body === undefined ? {} : { body }),
+});
+
+const REQUESTS: Record<PollName, (user: LoadUser) => Omit<Poll, "name" | "everyMs">> = {
+  "payment status": (user) => to(paymentStatusRoute, `/api/draft/${user.draftId}/payment/status`),
+  "bundle balances": (user) =>
+    to(bundleBalancesRoute, `/api/bundle/wallets/balances?address=${user.bundleToken}`),
+  "funding balances (50)": (user) =>
+    to(walletBalancesRoute, "/api/wallets/balances", { addresses: user.fundingAddresses }),
+  "dispersal status": (user) =>
+    to(dispersalStatusRoute, `/api/wallets/disperse/status?dispersalId=${user.dispersalId}`),
+  "tx status": (user) => to(txStatusRoute, "/api/bundle/tx/status", { txHashes: [user.txHash] }),
+  "bumper status": (user) => to(getBumperRoute, `/api/bumper/${user.bumperId}`),
+  "key validate": (user) => to(validateKeyRoute, "/api/auth/key/validate", { key: user.key }),
+  "draft list": () => to(listDraftsRoute, "/api/draft/list?page=1"),
+};
+
+const poll = (user: LoadUser, name: PollName, everyMs: number): Poll => ({
+  name,
+  everyMs,
+  ...REQUESTS[name](user),
+});
 
 /**
  * What one user's browser polls, at SPEC §9's rates (issue 13 for the bumper): payment status
@@ -84,61 +144,79 @@ export const startLoadServers = async ({
 export const pollsOf = (user: LoadUser): PollingUser => ({
   key: user.key,
   polls: [
-    {
-      name: "payment status",
-      everyMs: 5_000,
-      method: "GET",
-      path: `/api/draft/${user.draftId}/payment/status`,
-    },
-    user.bundleToken
-      ? {
-          name: "bundle balances",
-          everyMs: 10_000,
-          method: "GET",
-          path: `/api/bundle/wallets/balances?address=${user.bundleToken}`,
-        }
-      : {
-          name: "funding balances (50)",
-          everyMs: 10_000,
-          method: "POST",
-          path: "/api/wallets/balances",
-          body: { addresses: user.fundingAddresses },
-        },
-    {
-      name: "dispersal status",
-      everyMs: 10_000,
-      method: "GET",
-      path: `/api/wallets/disperse/status?dispersalId=${user.dispersalId}`,
-    },
-    {
-      name: "tx status",
-      everyMs: 3_000,
-      method: "POST",
-      path: "/api/bundle/tx/status",
-      body: { txHashes: [user.txHash] },
-    },
-    {
-      name: "bumper status",
-      everyMs: 10_000,
-      method: "GET",
-      path: `/api/bumper/${user.bumperId}`,
-    },
-    {
-      name: "key validate",
-      everyMs: 60_000,
-      method: "POST",
-      path: "/api/auth/key/validate",
-      body: { key: user.key },
-    },
-    { name: "draft list", everyMs: 30_000, method: "GET", path: "/api/draft/list?page=1" },
+    poll(user, "payment status", 5_000),
+    poll(user, user.bundleToken ? "bundle balances" : "funding balances (50)", 10_000),
+    poll(user, "dispersal status", 10_000),
+    poll(user, "tx status", 3_000),
+    poll(user, "bumper status", 10_000),
+    poll(user, "key validate", 60_000),
+    poll(user, "draft list", 30_000),
   ],
 });
+
+/** Issue 39's mix: the routes the web app polls that cost the most, in equal shares. */
+const HEAVY_ROUTES: readonly PollName[] = [
+  "key validate",
+  "draft list",
+  "payment status",
+  "dispersal status",
+  "funding balances (50)",
+  "tx status",
+];
+export const HEAVY_MIX = { clients: 200, offeredRps: 150 } as const;
+
+/**
+ * `clients` clients (taking the users in turn) each asking every heavy route once per
+ * `routes × clients / offeredRps` seconds: `offeredRps` in all, each route an equal share.
+ */
+export const heavyPollsOf = (
+  users: readonly LoadUser[],
+  { clients, offeredRps }: { clients: number; offeredRps: number } = HEAVY_MIX,
+): PollingUser[] => {
+  const everyMs = (HEAVY_ROUTES.length * clients * 1000) / offeredRps;
+  return Array.from({ length: clients }, (_, n) => {
+    const user = users[n % users.length];
+    if (!user) throw new Error("the heavy mix needs at least one user");
+    return { key: user.key, polls: HEAVY_ROUTES.map((name) => poll(user, name, everyMs)) };
+  });
+};
+
+/** A mix's client figures and each server process's own over the measured window. */
+export type LoadRun = MixResult & { runtimes: RuntimeResponse[] };
+
+/**
+ * Runs the mix's users against the servers of `targets` (see runPollMix), resetting the
+ * servers' own figures as the measured window begins and reading them at its end.
+ */
+export const measureMix = async (
+  targets: LoadServers,
+  mix: Omit<Parameters<typeof runPollMix>[0], "targets" | "atMeasureStart">,
+): Promise<LoadRun> => {
+  const urls = targets.servers.map((server) => server.url);
+  const result = await runPollMix({
+    ...mix,
+    targets: urls,
+    atMeasureStart: () => Promise.all(urls.map((url) => runtimeOf(url, targets.adminKey, true))),
+  });
+  const runtimes = await Promise.all(urls.map((url) => runtimeOf(url, targets.adminKey)));
+  return { ...result, runtimes };
+};
 
 export const ms = (value: number): string =>
   Number.isFinite(value) ? `${Math.round(value)} ms` : "n/a";
 
-/** The run's figures as lines: per route, overall, and what was offered against answered. */
-export const reportLines = (result: MixResult, seconds: number, timeline = false): string[] => {
+/**
+ * The run's figures as lines: per route, overall, and what was offered against answered; with
+ * the servers' own figures, each route's server time (p50/p99/max ms, in the process where its
+ * p99 was worst) beside the client's, and the event-loop delay.
+ */
+export const reportLines = (
+  result: MixResult | LoadRun,
+  seconds: number,
+  timeline = false,
+): string[] => {
+  const runtimes = "runtimes" in result ? result.runtimes : undefined;
+  const server = (cell: string) => (runtimes ? ` ${cell.padStart(17)}` : "");
   const lines: string[] = [];
   if (timeline)
     for (const { second, requests, p99Ms, maxMs } of result.timeline)
@@ -147,14 +225,16 @@ export const reportLines = (result: MixResult, seconds: number, timeline = false
       );
   lines.push(
     `  ${"route".padEnd(22)} ${"requests".padStart(8)} ${"req/s".padStart(7)} ${"p50".padStart(8)} ` +
-      `${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}`,
+      `${"p99".padStart(8)} ${"max".padStart(8)} ${"errors".padStart(7)}` +
+      server("server p50/p99/max"),
   );
   const rows = Object.entries(result.routes).sort(([a], [b]) => a.localeCompare(b));
   for (const [name, route] of rows)
     lines.push(
       `  ${name.padEnd(22)} ${String(route.requests).padStart(8)} ` +
         `${(route.requests / seconds).toFixed(1).padStart(7)} ${ms(route.p50Ms).padStart(8)} ` +
-        `${ms(route.p99Ms).padStart(8)} ${ms(route.maxMs).padStart(8)} ${String(route.errors).padStart(7)}`,
+        `${ms(route.p99Ms).padStart(8)} ${ms(route.maxMs).padStart(8)} ${String(route.errors).padStart(7)}` +
+        server(runtimes ? serverCell(runtimes, route.route) : ""),
     );
   lines.push(
     `  ${"all".padEnd(22)} ${String(result.requests).padStart(8)} ${result.rps.toFixed(1).padStart(7)} ` +
@@ -166,5 +246,6 @@ export const reportLines = (result: MixResult, seconds: number, timeline = false
       `answered ${result.rps.toFixed(1)} req/s; polls skipped while the previous was unanswered: ` +
       `${result.skipped}; errors ${result.errors}${result.errors > 0 ? ` ${JSON.stringify(result.errorKinds)}` : ""}`,
   );
+  if (runtimes) lines.push(...eventLoopLines(runtimes));
   return lines;
 };

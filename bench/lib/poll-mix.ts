@@ -15,6 +15,8 @@ export interface Poll {
   method: "GET" | "POST";
   path: string;
   body?: unknown;
+  /** The server's name for the route, method and pattern ("GET /api/draft/:id/payment/status"). */
+  route?: string;
 }
 
 /** A user: its access key and its polls. */
@@ -24,6 +26,8 @@ export interface PollingUser {
 }
 
 export interface RouteFigures {
+  /** The server's name for the route (`Poll.route`), when the polls give it. */
+  route?: string;
   requests: number;
   errors: number;
   p50Ms: number;
@@ -57,7 +61,8 @@ export interface MixResult {
 /** A request unanswered after this long counts as a timeout (an error). */
 const TIMEOUT_MS = 10_000;
 
-const figures = (latencies: number[], errors: number): RouteFigures => ({
+const figures = (latencies: number[], errors: number, route?: string): RouteFigures => ({
+  ...(route === undefined ? {} : { route }),
   requests: latencies.length,
   errors,
   p50Ms: percentile(latencies, 50),
@@ -78,6 +83,7 @@ export const runPollMix = async ({
   seconds,
   warmupSeconds = 5,
   flatOut = false,
+  atMeasureStart,
 }: {
   targets: readonly string[];
   users: readonly PollingUser[];
@@ -85,6 +91,8 @@ export const runPollMix = async ({
   warmupSeconds?: number;
   /** Each user sends its polls in turn, back to back, ignoring their rates. */
   flatOut?: boolean;
+  /** Called as the measured window begins (after the warm-up); the run waits for it to end. */
+  atMeasureStart?: () => Promise<unknown>;
 }): Promise<MixResult> => {
   const agents = targets.map(() => new Agent({ keepAlive: true }));
   const startedAt = performance.now();
@@ -92,7 +100,10 @@ export const runPollMix = async ({
   const endAt = measureFrom + seconds * 1000;
   const latencies: number[] = [];
   const perSecond: number[][] = Array.from({ length: seconds }, () => []);
-  const byRoute = new Map<string, { latencies: number[]; errors: number }>();
+  const byRoute = new Map<string, { latencies: number[]; errors: number; route?: string }>();
+  const measureStarted = new Promise((resolve) =>
+    setTimeout(() => resolve(atMeasureStart?.()), measureFrom - performance.now()),
+  );
   const errorKinds: Record<string, number> = {};
   let errors = 0;
   let skipped = 0;
@@ -108,7 +119,11 @@ export const runPollMix = async ({
         const ended = performance.now();
         if (began < measureFrom) warmupRequests++;
         if (began >= measureFrom && began < endAt) {
-          const route = byRoute.get(poll.name) ?? { latencies: [], errors: 0 };
+          const route = byRoute.get(poll.name) ?? {
+            latencies: [],
+            errors: 0,
+            ...(poll.route === undefined ? {} : { route: poll.route }),
+          };
           byRoute.set(poll.name, route);
           if (error) {
             errors++;
@@ -196,6 +211,7 @@ export const runPollMix = async ({
   await new Promise((resolve) => setTimeout(resolve, endAt - performance.now()));
   for (const timer of timers) clearTimeout(timer);
   await Promise.all(inFlight);
+  await measureStarted;
   for (const agent of agents) agent.destroy();
 
   const offeredRps = flatOut
@@ -223,7 +239,10 @@ export const runPollMix = async ({
     p99Ms: overall.p99Ms,
     maxMs: overall.maxMs,
     routes: Object.fromEntries(
-      [...byRoute].map(([name, route]) => [name, figures(route.latencies, route.errors)]),
+      [...byRoute].map(([name, route]) => [
+        name,
+        figures(route.latencies, route.errors, route.route),
+      ]),
     ),
   };
 };
