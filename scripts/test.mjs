@@ -1,26 +1,28 @@
 // `npm test`: everything — unit, web components (jsdom + msw), integration (real anvil,
-// real database), browser tests (Debian's Chromium, installed here when missing) and the
-// reduced reliability run (reliability/).
+// real database), browser tests (Debian's Chromium headless shell, installed here when missing)
+// and the reduced reliability run (reliability/).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { HEADLESS_SHELL } from "../e2e/support/chromium-path.mjs";
 import { buildWebIfStale } from "./build-web.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// The browser tests drive Chromium's headless shell (e2e/support/browser.ts says why).
+const chromium = process.env.CHROMIUM_PATH ?? HEADLESS_SHELL;
 
 if (!existsSync(chromium)) {
   if (process.getuid?.() !== 0) {
     process.stderr.write(
-      `Browser tests need Chromium at ${chromium}: run "sudo apt-get install -y chromium" once.\n`,
+      `Browser tests need Chromium at ${chromium}: run "sudo apt-get install -y chromium-headless-shell" once.\n`,
     );
     process.exit(1);
   }
-  process.stdout.write("Installing Debian's chromium for the browser tests...\n");
+  process.stdout.write("Installing Debian's chromium-headless-shell for the browser tests...\n");
   const apt = { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } };
   execFileSync("apt-get", ["update", "-qq"], apt);
-  execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], apt);
+  execFileSync("apt-get", ["install", "-y", "-qq", "chromium-headless-shell"], apt);
 }
 
 buildWebIfStale();

@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { HEADLESS_SHELL } from "./chromium-path.mjs";
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -20,13 +21,13 @@ export interface TestBrowser {
 }
 
 /**
- * Debian's Chromium, started once per test file (a start costs a second or two): each visitor
+ * Debian's Chromium headless shell (chromium-path.mjs), started once per test file (a start costs a second or two): each visitor
  * is a context of its own in it (`openBrowser`).
  */
 let running: Promise<Browser> | undefined;
 const chromiumOnce = (): Promise<Browser> => {
   running ??= chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? HEADLESS_SHELL,
     args: CHROMIUM_ARGS,
     headless: true,
   });
