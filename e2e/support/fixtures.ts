@@ -49,7 +49,7 @@ import { test as base } from "vitest";
 import { type Api, apiClient, until } from "./api.ts";
 import { closeChromium, openBrowser } from "./browser.ts";
 import { getFreeAccess, type PayableDraft, payableDraft } from "./flows.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, startServer } from "./server.ts";
 
 export { describe, expect } from "vitest";
 
@@ -100,8 +100,15 @@ export async function payDraft(api: Api, id: string): Promise<void> {
   );
 }
 
-/** Funds and launches a paid draft as its owner; waits until the draft is executed. */
-export async function launchDraft(api: Api, paid: PaidDraft): Promise<LaunchedBundle> {
+/**
+ * Funds and launches a paid draft as its owner; waits until the draft is executed. With the
+ * `server`, a failed launch says the server's reason (its log names every failed launch).
+ */
+export async function launchDraft(
+  api: Api,
+  paid: PaidDraft,
+  server?: RunningServer,
+): Promise<LaunchedBundle> {
   const plan = await api.draftPlan(paid.id);
   for (const { address, required } of plan.funding)
     await api.faucet(address, formatEther(parseEther(required) + FUNDING_MARGIN));
@@ -111,7 +118,15 @@ export async function launchDraft(api: Api, paid: PaidDraft): Promise<LaunchedBu
     async () => {
       const now = await api.getDraft(paid.id);
       // The execute call claimed the draft: back at paid means the launch job gave up.
-      if (now.status === "paid") throw new Error(`the launch of draft ${paid.id} failed`);
+      if (now.status === "paid") {
+        const said = server
+          ?.output()
+          .split("\n")
+          .filter((line) => line.includes("FAILED launch"));
+        throw new Error(
+          `the launch of draft ${paid.id} failed${said?.length ? `: ${said.join(" / ")}` : ""}`,
+        );
+      }
       return now.status === "executed" ? now : undefined;
     },
     { timeoutMs: 90_000 },
@@ -154,4 +169,6 @@ export const test = base
     await payDraft(api, id);
     return { id, input: draftInput, key };
   })
-  .extend("launchedBundle", async ({ api, paidDraft }) => launchDraft(api, paidDraft));
+  .extend("launchedBundle", async ({ api, paidDraft, server }) =>
+    launchDraft(api, paidDraft, server),
+  );

@@ -16,6 +16,7 @@ describe("execution", () => {
       .mockImplementation(async (_user, _kind, { message }) => {
         emitted.push(message);
       });
+    const logged = vi.spyOn(ctx.app.server.log, "warn");
     const { id, input } = await paidDraft(3);
     expect((await call("POST", `/api/draft/${id}/execute`, undefined, ctx.otherKey)).status).toBe(
       404,
@@ -35,6 +36,9 @@ describe("execution", () => {
     ])
       expect(failed).toMatch(new RegExp(`wallet ${address} needs \\d+\\.\\d{4} BNB more(;|$)`));
     expect(((await call("GET", `/api/draft/${id}`)).body.draft as Draft).status).toBe("paid");
+    // The operator's log names the failure too, with its owner.
+    expect(logged).toHaveBeenCalledWith(`user ${ctx.userId}: ${failed}`);
+    logged.mockRestore();
 
     await setBalance(input.deployerWallet.address, parseEther("1"));
     for (const w of input.walletConfig.wallets) await setBalance(w.address, parseEther("0.2"));

@@ -193,7 +193,9 @@ export class LaunchService {
     return this.txm;
   }
 
+  /** A line of the owner's launch log; a failed launch is the operator's business too. */
   private say(ownerId: string, message: string): void {
+    if (message.startsWith("FAILED ")) this.runtime.log?.(`user ${ownerId}: ${message}`);
     void Promise.resolve()
       .then(() => this.notify(ownerId, message))
       .catch(() => {});
