@@ -20,10 +20,13 @@ const canListen = (port: number): Promise<boolean> =>
 
 /**
  * Test workers running side by side (vitest's VITEST_POOL_ID, 1 and up) draw from ranges of
- * their own, so two never pick the same port in the moment before its process binds it.
+ * their own, so two never pick the same port in the moment before its process binds it. A
+ * second vitest run beside the first (`npm test` runs the reliability pass beside the
+ * integration pass) shifts its workers' ranges by TEST_PORT_WORKER_OFFSET.
  */
 const range = (): [number, number] => {
-  const worker = Number(process.env.VITEST_POOL_ID);
+  const worker =
+    Number(process.env.VITEST_POOL_ID) + Number(process.env.TEST_PORT_WORKER_OFFSET ?? 0);
   if (!Number.isInteger(worker) || worker < 1) return [LOW, HIGH];
   const size = 2_000;
   const low = LOW + (((worker - 1) * size) % (HIGH - LOW - size));
