@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BlockCache, type BlockHead } from "./block-cache.ts";
 
 /** A chain whose head the test moves, counting head reads; time is the test's too. */
@@ -210,5 +210,98 @@ describe("BlockCache", () => {
     expect(cache.final("b")).toBeUndefined();
     expect(cache.final("c")).toBe(3);
     expect(cache.finalCount).toBe(2);
+  });
+});
+
+describe("BlockCache.recent", () => {
+  /** A batched reader whose reads after the first wait for `release`. */
+  const heldReader = () => {
+    const state = { reads: 0, release: () => {} };
+    const read = async (keys: string[]) => {
+      const n = ++state.reads;
+      if (n > 1) await new Promise<void>((resolve) => (state.release = resolve));
+      return keys.map((key) => `${key}@${n}`);
+    };
+    return { state, read };
+  };
+
+  it("answers a poll from the last block's values without waiting for the new block's read", async () => {
+    const chain = chainAt();
+    const cache = chain.cache();
+    const { state, read } = heldReader();
+    expect(await cache.recent("bnb", ["a", "b"], read)).toEqual({
+      values: ["a@1", "b@1"],
+      block: 100n,
+    });
+    chain.mine();
+    await cache.head();
+    // Block 101's read is held: the poll is answered from block 100, and says so.
+    expect(await cache.recent("bnb", ["a", "b"], read)).toEqual({
+      values: ["a@1", "b@1"],
+      block: 100n,
+    });
+    await vi.waitFor(() => expect(state.reads).toBe(2));
+    state.release();
+    await vi.waitFor(async () =>
+      expect(await cache.recent("bnb", ["a", "b"], read)).toEqual({
+        values: ["a@2", "b@2"],
+        block: 101n,
+      }),
+    );
+    expect(state.reads).toBe(2);
+  });
+
+  it("waits for a new read when the values it has are two blocks old", async () => {
+    const chain = chainAt();
+    const cache = chain.cache();
+    const read = reader().read;
+    await cache.recent("bnb", ["a"], read);
+    chain.mine();
+    chain.mine();
+    await cache.head();
+    expect(await cache.recent("bnb", ["a"], read)).toEqual({
+      values: ["value of a in read 2"],
+      block: 102n,
+    });
+  });
+
+  it("reads the head again before answering a lone poll that comes blocks later", async () => {
+    const chain = chainAt();
+    const cache = chain.cache();
+    const read = reader().read;
+    await cache.recent("bnb", ["a"], read);
+    // Ten seconds on, nobody asked meanwhile: the head it knew (100) is no longer the head.
+    chain.mine();
+    chain.mine();
+    chain.mine();
+    expect(await cache.recent("bnb", ["a"], read)).toEqual({
+      values: ["value of a in read 2"],
+      block: 103n,
+    });
+  });
+
+  it("waits for a read of a key it never read", async () => {
+    const chain = chainAt();
+    const cache = chain.cache();
+    const read = reader().read;
+    await cache.recent("bnb", ["a"], read);
+    expect(await cache.recent("bnb", ["a", "b"], read)).toEqual({
+      values: ["value of a in read 1", "value of b in read 2"],
+      block: 100n,
+    });
+  });
+
+  it("says how old its answer is: the oldest block among the values", async () => {
+    const chain = chainAt();
+    const cache = chain.cache();
+    const { state, read } = heldReader();
+    await cache.recent("bnb", ["a"], read);
+    chain.mine();
+    const b = cache.many("bnb", ["b"], read);
+    await vi.waitFor(() => expect(state.reads).toBe(2));
+    state.release();
+    await b;
+    // "a" was read at 100 and its 101 read has not started; "b" was read at 101.
+    expect(await cache.recent("bnb", ["a", "b"], read)).toMatchObject({ block: 100n });
   });
 });

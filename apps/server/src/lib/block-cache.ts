@@ -57,6 +57,9 @@ class Lru<V> {
   }
 }
 
+const oldest = (blocks: readonly bigint[]): bigint | null =>
+  blocks.reduce<bigint | null>((min, block) => (min === null || block < min ? block : min), null);
+
 /**
  * Chain reads shared per block: what many callers ask while the head stays the same is read
  * once, and what is final (a transaction's outcome deep enough below the head) is kept for good.
@@ -87,6 +90,8 @@ export class BlockCache {
   private asking: Promise<BlockHead> | null = null;
   private valuesOf: string | null = null;
   private values = new Map<string, Promise<unknown>>();
+  /** The newest value `many` read per key, with the head it was read at (for `recent`). */
+  private readonly lastRead: Lru<{ value: unknown; head: BlockHead }>;
   private readonly batches = new Map<string, Batch>();
   private readonly finals: Lru<unknown>;
 
@@ -99,6 +104,7 @@ export class BlockCache {
     this.maxBatch = options.maxBatch ?? 500;
     this.now = options.now ?? Date.now;
     this.finals = new Lru(options.maxFinal ?? 10_000);
+    this.lastRead = new Lru(this.maxEntries);
   }
 
   /** The head, read at most once per `headTtlMs` whoever asks. */
@@ -125,8 +131,9 @@ export class BlockCache {
 
   /** `read` once per head for `key`; callers meanwhile share it. A failure is not kept. */
   async once<T>(key: string, read: () => Promise<T>): Promise<T> {
-    const values = await this.valuesAtHead();
-    if (!values) return read();
+    const at = await this.valuesAtHead();
+    if (!at) return read();
+    const { values } = at;
     const cached = values.get(key);
     if (cached) return cached as Promise<T>;
     const reading = read();
@@ -143,8 +150,9 @@ export class BlockCache {
     keys: readonly string[],
     read: (keys: string[]) => Promise<V[]>,
   ): Promise<V[]> {
-    const values = await this.valuesAtHead();
-    if (!values) return this.readInChunks(keys, read);
+    const at = await this.valuesAtHead();
+    if (!at) return this.readInChunks(keys, read);
+    const { values, head } = at;
     return Promise.all(
       keys.map((key) => {
         const id = `${kind}\u0000${key}`;
@@ -157,10 +165,62 @@ export class BlockCache {
             reject,
           }),
         );
+        value.then(
+          (read) => this.lastRead.set(id, { value: read, head }),
+          () => {},
+        );
         this.keep(values, id, value);
         return value;
       }),
     );
+  }
+
+  /**
+   * `many` for a poll that may be answered from the last block: when every key was read at the
+   * head or the block before it, those values are answered at once (and the current head's
+   * read starts behind them, for the next caller), so a poll never waits for a new block's
+   * read. Otherwise it waits, as `many` does. The head itself is `head()`'s (one read per
+   * 250 ms for every caller). `block` is the oldest block
+   * among the values answered: how old they are.
+   */
+  async recent<V>(
+    kind: string,
+    keys: readonly string[],
+    read: (keys: string[]) => Promise<V[]>,
+  ): Promise<{ values: V[]; block: bigint | null }> {
+    const ids = keys.map((key) => `${kind}\u0000${key}`);
+    // The head as `head()` knows it (read again once its TTL passed, one read for every caller):
+    // a value is never answered as recent against a head older than that.
+    let known: BlockHead | undefined;
+    try {
+      known = await this.head();
+    } catch {
+      known = undefined;
+    }
+    if (known) {
+      const last = ids.map((id) => this.lastRead.get(id));
+      const recent = (entry: (typeof last)[number]) =>
+        entry !== undefined &&
+        (entry.head.number === known.number
+          ? entry.head.hash === known.hash
+          : entry.head.number + 1n === known.number);
+      if (last.every(recent)) {
+        void this.many(kind, keys, read).catch(() => {});
+        const entries = last as Array<{ value: unknown; head: BlockHead }>;
+        return {
+          values: entries.map((entry) => entry.value as V),
+          block: oldest(entries.map((entry) => entry.head.number)),
+        };
+      }
+    }
+    const values = await this.many(kind, keys, read);
+    const blocks = ids.map((id) => this.lastRead.get(id)?.head.number);
+    return {
+      values,
+      block: blocks.every((block) => block !== undefined)
+        ? oldest(blocks as bigint[])
+        : (this.known?.head.number ?? null),
+    };
   }
 
   /** A final value kept for good (a mined transaction's status), or undefined. */
@@ -179,7 +239,10 @@ export class BlockCache {
   }
 
   /** The values of the current head; null when the head cannot be read (reads go uncached). */
-  private async valuesAtHead(): Promise<Map<string, Promise<unknown>> | null> {
+  private async valuesAtHead(): Promise<{
+    values: Map<string, Promise<unknown>>;
+    head: BlockHead;
+  } | null> {
     let head: BlockHead;
     try {
       head = await this.head();
@@ -191,7 +254,7 @@ export class BlockCache {
       this.valuesOf = id;
       this.values = new Map();
     }
-    return this.values;
+    return { values: this.values, head };
   }
 
   private keep(values: Map<string, Promise<unknown>>, key: string, value: Promise<unknown>) {

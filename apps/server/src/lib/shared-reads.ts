@@ -26,6 +26,19 @@ export const bnbBalances = (chain: ChainContext, addresses: readonly Address[]) 
       (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb),
   );
 
+/**
+ * BNB balances of `addresses` for a poll: answered from the last block's values when every
+ * address was read at the head or the block before (`BlockCache.recent`), with `block`, the
+ * oldest block they were read at.
+ */
+export const recentBnbBalances = (chain: ChainContext, addresses: readonly Address[]) =>
+  chain.reads.recent(
+    "bnb",
+    addresses.map((address) => address.toLowerCase()),
+    async (keys) =>
+      (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb),
+  );
+
 /** A token's holdings of `addresses` (getTokenHoldings), one read per block for the same ask. */
 export const tokenHoldings = (
   chain: ChainContext,

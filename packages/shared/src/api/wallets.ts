@@ -107,6 +107,12 @@ export const walletBalancesRoute = defineRoute({
     message: z.string(),
     /** BNB balances as decimal strings, in the order and letter case asked. */
     balances: z.array(z.object({ address: addressSchema, balance: bnbValueSchema })),
+    /**
+     * The block the balances were read at (the oldest, when some are from the block before the
+     * head: a poll is answered from the last block's values while the new block's read is on
+     * its way); null when the chain's head could not be read.
+     */
+    asOfBlock: z.string().nullable(),
   }),
 });
 

@@ -273,8 +273,11 @@ describe("expired drafts in the list", () => {
       ([args]) => args.method,
     );
     request.mockRestore();
-    // One multicall per page asked (two pages), whatever the number of expired drafts.
-    expect(methods.filter((method) => method === "eth_call")).toHaveLength(2);
+    // One multicall per block whatever the number of expired drafts: the two pages asked read
+    // once, or twice when a block came between them.
+    const multicalls = methods.filter((method) => method === "eth_call").length;
+    expect(multicalls).toBeGreaterThanOrEqual(1);
+    expect(multicalls).toBeLessThanOrEqual(2);
     expect(pages.map((p) => p.drafts.length)).toEqual([9, 1]);
     expect(pages.every((p) => p.total === 10)).toBe(true);
     const ids = pages.flatMap((p) => p.drafts.map((d) => d._id));

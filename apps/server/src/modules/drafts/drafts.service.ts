@@ -13,6 +13,7 @@ import { ConflictError, NotFoundError } from "../../lib/errors.ts";
 import { failpoint } from "../../lib/failpoints.ts";
 import type { KeyPurpose, KeyVault } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
+import { recentBnbBalances } from "../../lib/shared-reads.ts";
 import { type ParsedDraftInput, splitDraftInput } from "./draft-input.ts";
 import { type StoredWalletConfig, toDraft, toDraftSummary } from "./draft-presenter.ts";
 import type {
@@ -232,7 +233,8 @@ export class DraftsService {
 
   /**
    * Expired drafts whose wallets still hold BNB, or the token their draft launched: they are
-   * kept. Any read that fails keeps every draft (unsure = kept).
+   * kept. Any read that fails keeps every draft (unsure = kept). A wallet funded in the head's
+   * block may be read a block late: its draft shows on the next refresh.
    */
   private async holdingMoney(rows: AddressesRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
@@ -245,9 +247,12 @@ export class DraftsService {
     };
     const client = this.chain.client;
     try {
+      // BNB through the block cache, batched with every poll's and answered from the last
+      // block's values while the new block's read is on its way: a list refreshed many times a
+      // block reads them once.
       const all = [...new Set(rows.flatMap(addressesOf))];
-      const balances = await getBalances(client, { addresses: all });
-      const funded = new Set(balances.filter((b) => b.bnb > 0n).map((b) => b.address));
+      const { values } = await recentBnbBalances(this.chain, all);
+      const funded = new Set(all.filter((_, i) => (values[i] ?? 0n) > 0n));
       const keep = new Set(
         rows.filter((row) => addressesOf(row).some((a) => funded.has(a))).map((r) => r.id),
       );

@@ -59,8 +59,8 @@ export const walletsRoutes =
       schema: { body: walletBalancesRoute.body },
       config: { access: walletBalancesRoute.access },
       handler: async (request) => {
-        const balances = await wallets.balances(request.body.addresses);
-        return { success: true as const, message: "Balances fetched", balances };
+        const { balances, asOfBlock } = await wallets.balances(request.body.addresses);
+        return { success: true as const, message: "Balances fetched", balances, asOfBlock };
       },
     });
 

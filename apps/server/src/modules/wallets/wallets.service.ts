@@ -7,7 +7,7 @@ import { sealForBrowser } from "../../lib/envelope.ts";
 import { BadRequestError, TooManyRequestsError } from "../../lib/errors.ts";
 import { type KeyVault, normalizePrivateKey } from "../../lib/key-vault.ts";
 import { lockUser } from "../../lib/quota.ts";
-import { bnbBalances } from "../../lib/shared-reads.ts";
+import { recentBnbBalances } from "../../lib/shared-reads.ts";
 import { type BuyRange, checkRange, generateBuys } from "./buy-amounts.ts";
 
 export interface BuyContext {
@@ -99,13 +99,20 @@ export class WalletsService {
 
   /**
    * The funding panel's poll (every 10 s): BNB balances, read per block together with every
-   * other caller's. Each address is answered as it was asked (checksumming 50 addresses a poll
-   * cost more than reading their balances).
+   * other caller's, answered from the last block's values while the new block's read is on its
+   * way (`asOfBlock` says which block). Each address is answered as it was asked (checksumming
+   * 50 addresses a poll cost more than reading their balances).
    */
   async balances(addresses: string[]) {
     const chain = requireChain(this.chain);
-    const bnb = await bnbBalances(chain, addresses as Address[]);
-    return addresses.map((address, i) => ({ address, balance: formatEther(bnb[i] ?? 0n) }));
+    const { values, block } = await recentBnbBalances(chain, addresses as Address[]);
+    return {
+      balances: addresses.map((address, i) => ({
+        address,
+        balance: formatEther(values[i] ?? 0n),
+      })),
+      asOfBlock: block === null ? null : String(block),
+    };
   }
 
   importKeys(privateKeys: string[]): Array<{ address: Address; privateKey: Hex }> {

@@ -33,6 +33,7 @@ function summaryServer(
       return HttpResponse.json({
         success: true,
         message: "",
+        asOfBlock: "1",
         balances: addresses.map((address) => ({ address, balance: balances[address] ?? "0" })),
       });
     }),

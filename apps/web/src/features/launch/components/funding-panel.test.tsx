@@ -91,6 +91,7 @@ function balanceServer(balances: Record<string, string>) {
       return HttpResponse.json({
         success: true,
         message: "ok",
+        asOfBlock: "1",
         balances: addresses.map((address) => ({ address, balance: balances[address] ?? "0" })),
       });
     }),

@@ -80,6 +80,7 @@ function paidDraftServer(
       HttpResponse.json({
         success: true,
         message: "",
+        asOfBlock: "1",
         balances: [
           { address: deployer, balance },
           { address: wallet, balance },

@@ -38,6 +38,7 @@ describe("the generated-wallets modal", () => {
         HttpResponse.json({
           success: true,
           message: "ok",
+          asOfBlock: "1",
           balances: [{ address: WALLET.address, balance: "0.004" }],
         }),
       ),
@@ -57,6 +58,7 @@ describe("the generated-wallets modal", () => {
         HttpResponse.json({
           success: true,
           message: "ok",
+          asOfBlock: "1",
           balances: [{ address: WALLET.address, balance }],
         }),
       ),
