@@ -147,7 +147,7 @@ export const planFixture = (overrides: Partial<LaunchPlan> = {}): LaunchPlan => 
   costs: {
     gasPrice: "1000000000",
     gasPriceGwei: "1",
-    gas: { create: 2_000_000, buy: 300_000, graduatingBuy: 6_000_000, tip: 21_000 },
+    gas: { create: 2_000_000, buy: 300_000, graduatingBuy: 6_000_000, tip: 30_000 },
     creationFee: "0.005",
     maxTxsPerBundle: 50,
   },

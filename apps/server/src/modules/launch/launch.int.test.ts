@@ -1,5 +1,5 @@
 import type { Draft, LaunchPlan } from "@bundler/shared";
-import { type Address, erc20Abi, parseEther } from "viem";
+import { type Address, erc20Abi, parseEther, toHex } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { sealAccessKeyPayload } from "../../lib/envelope.ts";
 import { newWallet } from "../../test/drafts-api.ts";
@@ -121,6 +121,24 @@ describe("execution", () => {
     for (const wallet of plan.wallets)
       expect(await held(wallet.address)).toBe(BigInt(wallet.tokenAmount));
     expect(await held(plan.creator.address as string)).toBe(BigInt(plan.creator.tokenAmount));
+  });
+
+  it("launches with every wallet holding exactly the plan's amounts after the gas price rose 40% since the plan", async () => {
+    const { id } = await paidDraft(2, () => ({ tipPayer: newWallet() }));
+    const plan = (await call("GET", `/api/draft/${id}/summary`)).body.plan as LaunchPlan;
+    for (const { address, required } of plan.funding)
+      await setBalance(address as Address, parseEther(required));
+    // The next block's base fee puts the node's price (base fee + 1 gwei) 40% over the plan's.
+    const planned = BigInt(plan.costs.gasPrice);
+    await ctx.rpc("anvil_setNextBlockBaseFeePerGas", [toHex((planned * 140n) / 100n - 10n ** 9n)]);
+    expect(await ctx.chain.client.getGasPrice()).toBeGreaterThan(planned);
+
+    const emitted = await captureTerminal(async () => {
+      expect((await call("POST", `/api/draft/${id}/execute`)).status).toBe(200);
+      await ctx.app.launches.idle();
+    });
+    const draft = (await call("GET", `/api/draft/${id}`)).body.draft as Draft;
+    expect(draft.status, emitted.join("\n")).toBe("executed");
   });
 
   it("refuses to execute a paid draft that lost its logo, in the spec's words, and keeps it paid", async () => {
