@@ -222,16 +222,20 @@ export const prepare = async (
       const holders = shared.holders;
       if (!token || !holders) throw new Error("a sell trial needs a launch trial before it");
       const wallet = holders.shift() as Address;
+      const sell = () => {
+        askedAt = Date.now();
+        return api("POST", "/api/bundle/wallets/sell", {
+          address: token,
+          wallets: [wallet],
+          amount: "100",
+          isPercentage: true,
+        });
+      };
+      let askedAt = 0;
       return {
         declared: [wallet, treasury],
         failpoints: ["tx.recorded"],
-        start: () =>
-          api("POST", "/api/bundle/wallets/sell", {
-            address: token,
-            wallets: [wallet],
-            amount: "100",
-            isPercentage: true,
-          }),
+        start: sell,
         finished: async () => {
           const held = await client().readContract({
             address: token,
@@ -241,8 +245,26 @@ export const prepare = async (
           });
           const mined = await client().getTransactionCount({ address: wallet });
           const sent = await client().getTransactionCount({ address: wallet, blockTag: "pending" });
-          return held === 0n && mined === sent;
+          const done = held === 0n && mined === sent;
+          // A sale whose bundle did not land (a kill after it was recorded and before it was
+          // sent, answered again to the retry as a double click; a window that passed on a
+          // loaded machine) is not sent again by the server: sells are not jobs, the user sees
+          // it fail and asks again. So does the trial, 30 s after its last ask.
+          if (!done && Date.now() - askedAt > 30_000) await sell().catch(() => undefined);
+          return done;
         },
+        state: async () =>
+          JSON.stringify({
+            held: String(
+              await client().readContract({
+                address: token,
+                abi: erc20Abi,
+                functionName: "balanceOf",
+                args: [wallet],
+              }),
+            ),
+            lastAskedSecondsAgo: Math.round((Date.now() - askedAt) / 1000),
+          }),
         declaredAfter: async () => [],
         async check(ledger) {
           const sells = ledger.txs.filter((t) => t.from === wallet && t.to === token).length;
