@@ -86,7 +86,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("the embedded database's work
     let outside: Promise<unknown> | undefined;
     const refused = db().transaction(async (tx) => {
       await tx.execute(sql`insert into proxy_rows values (1)`);
-      outside = db().execute(sql`insert into proxy_rows values (100)`);
+      // Sent now (drizzle sends a query when it is awaited or `then`ed).
+      outside = db()
+        .execute(sql`insert into proxy_rows values (100)`)
+        .then(() => undefined);
       await sleep(50);
       throw new Error("changed my mind");
     });
@@ -251,7 +254,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("the embedded database's work
     const database = await createTestDatabase(null);
     const exited = new Promise<number>((resolve) => workerOf(database).once("exit", resolve));
     await database.db.execute(sql`select 1`);
-    await database.close();
+    // Twice at once, as two owners' shutdowns might: one close.
+    await Promise.all([database.close(), database.close()]);
     await exited;
     const cause = await causeOf(database.db.execute(sql`select 1`));
     expect(cause.message).toMatch(/closed/);

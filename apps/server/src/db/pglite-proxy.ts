@@ -263,14 +263,21 @@ export class PgliteProxy {
   }
 
   /** Closes the database (after the calls already sent) and ends the worker. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | undefined;
+
+  private async closeOnce(): Promise<void> {
     if (this.ended) return;
     // A worker that dies instead of answering has closed it too (its exit ends the wait).
-    const closing = this.call({ op: "close" }).catch((error) => {
+    const closed = this.call({ op: "close" }).catch((error) => {
       if (!this.ended) throw error;
     });
     try {
-      await Promise.race([closing, this.exited]);
+      await Promise.race([closed, this.exited]);
     } finally {
       this.end("the embedded database is closed");
       await this.worker.terminate();
