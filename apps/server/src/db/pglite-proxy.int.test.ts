@@ -207,6 +207,14 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("the embedded database's work
     expect(error.stack).toContain(path.basename(import.meta.filename));
   });
 
+  it("fails a query whose parameter cannot cross to the worker, and only that query", async () => {
+    const proxy = proxyOf(database);
+    await expect(proxy.query("select $1::text as t", [() => "a function"])).rejects.toThrow(
+      /could not be cloned/,
+    );
+    expect((await proxy.query("select 'next' as t")).rows).toEqual([{ t: "next" }]);
+  });
+
   it("refuses to commit a transaction whose statement failed, as PGlite does (25P02)", async () => {
     await db().execute(sql`delete from proxy_rows`);
     const cause = await causeOf(

@@ -290,9 +290,10 @@ export class PgliteProxy {
     const site = {};
     Error.captureStackTrace(site, this.call);
     return new Promise((resolve, reject) => {
+      // A value that cannot cross (a function among the parameters) fails here, not the worker.
+      this.worker.postMessage({ ...request, id });
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject, site });
-      this.worker.postMessage({ ...request, id });
     });
   }
 
