@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -9,6 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { SERVER_ROOT } from "../paths.ts";
 import { type ChannelHandlers, listenPg, type StopListening } from "./pg-listener.ts";
+import { PgliteProxy } from "./pglite-proxy.ts";
 import * as schema from "./schema.ts";
 
 /**
@@ -211,8 +212,13 @@ export const openDatabase = async (options: {
     dir = path.join(options.dataDir, "pgdata");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, options.from ? { loadDataDir: options.from } : {});
-  const db = drizzlePglite(client, { schema });
+  // PGlite runs in a worker thread of its own, off the request loop (pglite-proxy.ts); drizzle's
+  // PGlite driver talks to it as to PGlite itself.
+  const client = await PgliteProxy.open({
+    dataDir: dir,
+    ...(options.from ? { from: options.from } : {}),
+  });
+  const db = drizzlePglite(client as unknown as PGlite, { schema });
   await migratePglite(db, { migrationsFolder });
   const held = new Set<string>();
   return {
