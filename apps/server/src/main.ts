@@ -167,7 +167,7 @@ const main = async () => {
   const needsSuperadmin = !superadminKey && !(await app.auth.hasSuperadmin());
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     say(`\n${signal}: stopping...`);
@@ -184,8 +184,11 @@ const main = async () => {
     await database.close().catch(() => {});
     await localChain?.stop();
     releaseDataDir();
-    process.exit(0);
+    process.exit(code);
   };
+  // Without its database the server can do nothing: it stops, and the next start finishes the
+  // work under way, as after any crash.
+  database.onLost((why) => void stop(`${why}: the database is lost`, 1));
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   if (env.STOP_WHEN_STDIN_CLOSES === "1") {

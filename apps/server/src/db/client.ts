@@ -42,6 +42,11 @@ export interface Database {
   tryLock(key: string): Promise<ReleaseLock | null>;
   /** Where the job engine keeps its queues: the same database, its own schema. */
   jobStore: JobStore;
+  /**
+   * `tell` hears once that the database is gone for good and every call will fail: PGlite's
+   * worker thread died (never after `close`). Postgres never calls it: its pool reconnects.
+   */
+  onLost(tell: (why: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -201,6 +206,7 @@ export const openDatabase = async (options: {
       listen: (channel, handlers) => listenPg(databaseUrl, channel, handlers),
       tryLock: locks.tryLock,
       jobStore: { connectionString: databaseUrl },
+      onLost: () => {},
       close: async () => {
         await locks.close();
         await pool.end();
@@ -249,6 +255,7 @@ export const openDatabase = async (options: {
         },
       },
     },
+    onLost: (tell) => client.onLost(tell),
     close: () => client.close(),
   };
 };

@@ -283,6 +283,23 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("the embedded database's work
     await database.close();
   });
 
+  it("tells its owner once that a worker died, and never when it was closed", async () => {
+    const dying = await createTestDatabase(null);
+    const heard: string[] = [];
+    dying.onLost((why) => heard.push(why));
+    await workerOf(dying).terminate();
+    await expect.poll(() => heard).toEqual([expect.stringMatching(/worker ended/)]);
+    await dying.close();
+    expect(heard).toHaveLength(1);
+
+    const closing = await createTestDatabase(null);
+    const exited = new Promise((resolve) => workerOf(closing).once("exit", resolve));
+    closing.onLost((why) => heard.push(why));
+    await closing.close();
+    await exited;
+    expect(heard).toHaveLength(1);
+  });
+
   it("does not keep the process alive once nothing waits on it", async () => {
     // A process that opened the database, asked it something and never closed it ends by itself.
     const script = path.join(mkdtempSync(path.join(tmpdir(), "lb-proxy-")), "idle.mjs");

@@ -147,6 +147,7 @@ export class PgliteProxy {
   /** Why calls fail at once: closed, or the worker died. */
   private ended: string | undefined;
   private readonly exited: Promise<void>;
+  private readonly lost: Array<(why: string) => void> = [];
 
   private constructor(private readonly worker: Worker) {
     worker.on("message", (reply: Reply) => this.onReply(reply));
@@ -156,10 +157,12 @@ export class PgliteProxy {
     });
     this.exited = new Promise((resolve) => {
       worker.on("exit", (code) => {
+        const died = this.ended === undefined;
         this.end(
           this.ended ??
             `the embedded database's worker ended (exit code ${code}${failure ? `: ${failure.message}` : ""})`,
         );
+        if (died) for (const tell of this.lost) tell(this.ended as string);
         resolve();
       });
     });
@@ -195,6 +198,11 @@ export class PgliteProxy {
     }
     worker.unref();
     return new PgliteProxy(worker);
+  }
+
+  /** `tell` hears once, with why, that the worker died (never after `close`). */
+  onLost(tell: (why: string) => void): void {
+    this.lost.push(tell);
   }
 
   /** True once `close` ran or the worker died. */
