@@ -17,27 +17,21 @@ import type { ChainContext } from "./chain-context.ts";
  * within one block is read once, and different callers' keys go out together.
  */
 
+const bnbKeys = (addresses: readonly Address[]) => addresses.map((a) => a.toLowerCase());
+const readBnb = (chain: ChainContext) => async (keys: string[]) =>
+  (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb);
+
 /** BNB balances of `addresses`, in order: one multicall per batch, shared per block. */
 export const bnbBalances = (chain: ChainContext, addresses: readonly Address[]) =>
-  chain.reads.many(
-    "bnb",
-    addresses.map((address) => address.toLowerCase()),
-    async (keys) =>
-      (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb),
-  );
+  chain.reads.many("bnb", bnbKeys(addresses), readBnb(chain));
 
 /**
  * BNB balances of `addresses` for a poll: answered from the last block's values when every
  * address was read at the head or the block before (`BlockCache.recent`), with `block`, the
- * oldest block they were read at.
+ * oldest block they were read at. The same reads and keys as `bnbBalances`.
  */
 export const recentBnbBalances = (chain: ChainContext, addresses: readonly Address[]) =>
-  chain.reads.recent(
-    "bnb",
-    addresses.map((address) => address.toLowerCase()),
-    async (keys) =>
-      (await getBalances(chain.client, { addresses: keys as Address[] })).map((b) => b.bnb),
-  );
+  chain.reads.recent("bnb", bnbKeys(addresses), readBnb(chain));
 
 /** A token's holdings of `addresses` (getTokenHoldings), one read per block for the same ask. */
 export const tokenHoldings = (
