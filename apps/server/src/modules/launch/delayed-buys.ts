@@ -65,16 +65,21 @@ export class DelayedBuys {
     try {
       const seconds = pickDelaySeconds(config.minDelay ?? 0, config.maxDelay ?? 0);
       const wallet = config.wallets.find((w) => w.address === sniper);
+      const dueAt = new Date(Date.now() + seconds * 1000);
       const row = await this.options.repository.insertDelayedBuy({
         draftId: draft.id,
         ownerId: draft.ownerId,
         tokenAddress,
         wallet: sniper,
         funds: parseEther(wallet?.buyValue || "0").toString(),
-        dueAt: new Date(Date.now() + seconds * 1000),
+        dueAt,
       });
       if (row.status !== "scheduled") return;
-      const inSeconds = Math.max(0, Math.round((row.dueAt.getTime() - Date.now()) / 1000));
+      // The delay drawn for it; a row an earlier run scheduled says what is left of its own.
+      const inSeconds =
+        row.dueAt.getTime() === dueAt.getTime()
+          ? seconds
+          : Math.max(0, Math.ceil((row.dueAt.getTime() - Date.now()) / 1000));
       this.options.say(draft.ownerId, `Delayed buy by ${sniper} scheduled in ${inSeconds} s`);
       await this.options.runtime.jobs.send(
         DELAYED_BUY.name,

@@ -39,7 +39,7 @@ describe("execution", () => {
 
     expect((await call("POST", `/api/draft/${id}/execute`)).status).toBe(200);
     await ctx.app.launches.idle();
-    expect(emitted).toContain(`Delayed buy by ${snipe} scheduled in 2 s`);
+    expect(emitted, emitted.join("\n")).toContain(`Delayed buy by ${snipe} scheduled in 2 s`);
     await ctx.app.launches.delayedIdle();
     spy.mockRestore();
 

@@ -42,6 +42,8 @@ class HeldElsewhere extends Error {
 export class LaunchService {
   /** Launch jobs this instance started, until they end (for `idle`). */
   private readonly started = new Set<string>();
+  /** Launch jobs this instance is running now, to their last step (for `idle`). */
+  private readonly handling = new Set<Promise<void>>();
   private readonly delayedBuys: DelayedBuys;
   private readonly outcome: LaunchOutcome;
   private readonly stopHooks: Array<() => Promise<void>> = [];
@@ -105,6 +107,16 @@ export class LaunchService {
    * interrupted and only the chain says how it ended. A launch no longer running is left alone.
    */
   async handle(jobId: string, fresh: boolean): Promise<void> {
+    const run = this.run(jobId, fresh);
+    this.handling.add(run);
+    try {
+      await run;
+    } finally {
+      this.handling.delete(run);
+    }
+  }
+
+  private async run(jobId: string, fresh: boolean): Promise<void> {
     const release = await this.runtime.tryLock(`launch:${jobId}`);
     if (!release) throw new HeldElsewhere(`launch ${jobId}`);
     try {
@@ -160,14 +172,19 @@ export class LaunchService {
     return false;
   }
 
-  /** Resolves when every launch this instance started has ended (tests, shutdown). */
+  /**
+   * Resolves when every launch this instance started has ended, and every launch job it runs
+   * has taken its last step: a job is succeeded before its owner is told and its delayed buy
+   * scheduled (tests).
+   */
   async idle(): Promise<void> {
-    while (this.started.size > 0) {
+    while (this.started.size > 0 || this.handling.size > 0) {
       for (const id of this.started) {
         const job = await this.repository.findJob(id);
         if (job?.status !== "running") this.started.delete(id);
       }
       if (this.started.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      else await Promise.allSettled([...this.handling]);
     }
   }
 
