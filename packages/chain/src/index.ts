@@ -146,6 +146,7 @@ export {
   type QuoteSellReturnType,
   quoteSell,
 } from "./actions/quoteSell.ts";
+export { NotSignedError, recoverSenders } from "./actions/recoverSenders.ts";
 export { rpcBatch } from "./actions/rpcBatch.ts";
 export { type RpcResponse, rpcFetch, rpcTransport } from "./actions/rpcFetch.ts";
 export {

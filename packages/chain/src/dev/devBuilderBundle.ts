@@ -5,9 +5,8 @@ import {
   isHex,
   keccak256,
   parseTransaction,
-  recoverTransactionAddress,
-  type TransactionSerialized,
 } from "viem";
+import { NotSignedError, recoverSenders } from "../actions/recoverSenders.ts";
 import type { StartDevBuilderParameters } from "./devBuilder.ts";
 import { type Node, RpcError } from "./devBuilderRpc.ts";
 
@@ -83,19 +82,19 @@ export const checkBundle = async (
   params: StartDevBuilderParameters,
   bundle: BundleParams,
 ): Promise<BundleParams & { decoded: DecodedTx[] }> => {
-  const decoded = await Promise.all(
-    bundle.txs.map(async (raw, index) => {
-      try {
-        const tx = parseTransaction(raw);
-        const from = await recoverTransactionAddress({
-          serializedTransaction: raw as TransactionSerialized,
-        });
-        return { raw, hash: keccak256(raw), from, to: tx.to?.toLowerCase(), value: tx.value ?? 0n };
-      } catch {
-        throw new RpcError(-32602, `invalid txs[${index}]: not a signed transaction`);
-      }
-    }),
-  );
+  const senders = await recoverSenders(bundle.txs).catch((error: unknown) => {
+    if (!(error instanceof NotSignedError)) throw error;
+    throw new RpcError(-32602, `invalid txs[${error.index}]: not a signed transaction`);
+  });
+  const decoded = bundle.txs.map((raw, index) => {
+    try {
+      const tx = parseTransaction(raw);
+      const from = senders[index] as Address;
+      return { raw, hash: keccak256(raw), from, to: tx.to?.toLowerCase(), value: tx.value ?? 0n };
+    } catch {
+      throw new RpcError(-32602, `invalid txs[${index}]: not a signed transaction`);
+    }
+  });
   if (new Set(decoded.map((tx) => tx.hash)).size !== decoded.length) {
     throw new RpcError(-32602, "invalid txs: the same transaction appears twice");
   }
