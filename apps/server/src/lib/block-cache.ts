@@ -205,7 +205,9 @@ export class BlockCache {
           ? entry.head.hash === known.hash
           : entry.head.number + 1n === known.number);
       if (last.every(recent)) {
-        void this.many(kind, keys, read).catch(() => {});
+        // Values of the block before: the head's read starts behind them, for the next caller.
+        if (last.some((entry) => entry?.head.number !== known.number))
+          void this.many(kind, keys, read).catch(() => {});
         const entries = last as Array<{ value: unknown; head: BlockHead }>;
         return {
           values: entries.map((entry) => entry.value as V),
