@@ -9,13 +9,20 @@
 //   bumper status 10 s, key validate 60 s and draft list 30 s (page loads).
 // Then the heavy mix (issue 39): 200 clients (taking the users in turn) asking key validate,
 // draft list, payment status, dispersal status, 50-address balances and tx status in equal
-// shares, 150 req/s offered in all. LOAD_MIX=spec|heavy|both (both).
+// shares, 150 req/s offered in all. LOAD_MIX=alone: payment status, then the draft list, each
+// alone at the heavy mix's 200 clients and 150 req/s (goal p99 < 200 ms).
+// LOAD_MIX=spec|heavy|both|alone (both). LOAD_FLAT_OUT=1 runs each mix flat out instead (every
+// client asks again as soon as it is answered): throughput, to compare two commits in one run.
 // Prints p50/p99/max latency, req/s and errors, overall and per route, with the server's own
 // time per route and its event-loop delay over the same window, and the goal line.
 // LOAD_PROCESSES=3 with DATABASE_URL spreads the users over three processes on one Postgres.
+// LOAD_LAUNCHES=N then launches N bundles of 10 wallets, one after another, and prints the
+// event-loop delay over them: its max bounds how long any pass (launch adoption, the payment
+// watch, the P&L ledger) held the request loop (issue 39: at most 10 ms at a time).
 // Asserts nothing. LOAD_USERS (500), LOAD_SECONDS (30), LOAD_WARMUP_SECONDS (10), LOAD_BUNDLES (5).
 
 import {
+  ALONE_ROUTES,
   HEAVY_MIX,
   heavyPollsOf,
   type LoadServers,
@@ -25,8 +32,9 @@ import {
   reportLines,
   startLoadServers,
 } from "./lib/load-mix.ts";
-import { createLoadUsers } from "./lib/load-users.ts";
+import { createLoadUsers, launchBundle } from "./lib/load-users.ts";
 import { onInterrupt } from "./lib/on-interrupt.ts";
+import { eventLoopLines, runtimeOf } from "./lib/server-runtime.ts";
 
 const envInt = (name: string, fallback: number) => {
   const value = Number.parseInt(process.env[name] ?? "", 10);
@@ -38,8 +46,13 @@ const WARMUP_SECONDS = envInt("LOAD_WARMUP_SECONDS", 10);
 const BUNDLES = envInt("LOAD_BUNDLES", 5);
 const PROCESSES = envInt("LOAD_PROCESSES", 1);
 const GOAL_P99_MS = 100;
+/** A route alone at the heavy mix's rate (issue 39). */
+const GOAL_ALONE_P99_MS = 200;
 const MIX = process.env.LOAD_MIX || "both";
-if (!["spec", "heavy", "both"].includes(MIX)) throw new Error("LOAD_MIX is spec, heavy or both");
+const FLAT_OUT = process.env.LOAD_FLAT_OUT === "1";
+const LAUNCHES = envInt("LOAD_LAUNCHES", 0);
+if (!["spec", "heavy", "both", "alone"].includes(MIX))
+  throw new Error("LOAD_MIX is spec, heavy, both or alone");
 
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -75,31 +88,57 @@ const main = async () => {
       .map(([stage, s]) => `${stage} ${s.toFixed(1)} s`)
       .join(", ")}`,
   );
-  const mixes = [
-    ...(MIX === "heavy" ? [] : [{ label: `${USERS} users`, clients: users.map(pollsOf) }]),
-    ...(MIX === "spec"
-      ? []
+  const heavyWho = `${HEAVY_MIX.clients} clients, ${HEAVY_MIX.offeredRps} req/s offered`;
+  const mixes =
+    MIX === "alone"
+      ? ALONE_ROUTES.map((route) => ({
+          label: `${route} alone, ${heavyWho}`,
+          clients: heavyPollsOf(users, { ...HEAVY_MIX, routes: [route] }),
+          goalMs: GOAL_ALONE_P99_MS,
+        }))
       : [
-          {
-            label: `heavy routes, ${HEAVY_MIX.clients} clients, ${HEAVY_MIX.offeredRps} req/s offered`,
-            clients: heavyPollsOf(users),
-          },
-        ]),
-  ];
-  for (const { label, clients } of mixes) {
+          ...(MIX === "heavy"
+            ? []
+            : [{ label: `${USERS} users`, clients: users.map(pollsOf), goalMs: GOAL_P99_MS }]),
+          ...(MIX === "spec"
+            ? []
+            : [
+                {
+                  label: `heavy routes, ${heavyWho}`,
+                  clients: heavyPollsOf(users),
+                  goalMs: GOAL_P99_MS,
+                },
+              ]),
+        ];
+  for (const { label, clients, goalMs } of mixes) {
     say();
-    say(`  ${label}: polling for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up`);
+    say(
+      `  ${label}${FLAT_OUT ? ", flat out" : ""}: polling for ${SECONDS} s after a ${WARMUP_SECONDS} s warm-up`,
+    );
     const result = await measureMix(targets, {
       users: clients,
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
+      flatOut: FLAT_OUT,
     });
     for (const line of reportLines(result, SECONDS, Boolean(process.env.LOAD_TIMELINE))) say(line);
-    const met = result.p99Ms < GOAL_P99_MS && result.errors === 0;
+    const met = result.p99Ms < goalMs && result.errors === 0;
+    const figures = `p50 ${ms(result.p50Ms)}, max ${ms(result.maxMs)}, ${result.rps.toFixed(0)} req/s, ${result.errors} errors`;
     say(
-      `load: ${label} ${name} p99 ${ms(result.p99Ms)} (goal < ${GOAL_P99_MS} ms) — ${met ? "met" : "NOT met"}` +
-        `   p50 ${ms(result.p50Ms)}, max ${ms(result.maxMs)}, ${result.rps.toFixed(0)} req/s, ${result.errors} errors`,
+      FLAT_OUT
+        ? `load: ${label} ${name}, flat out: p99 ${ms(result.p99Ms)}   ${figures}`
+        : `load: ${label} ${name} p99 ${ms(result.p99Ms)} (goal < ${goalMs} ms) — ${met ? "met" : "NOT met"}   ${figures}`,
     );
+  }
+  if (LAUNCHES > 0) {
+    say();
+    await runtimeOf(first.url, targets.adminKey, true);
+    const started = performance.now();
+    for (let n = 0; n < LAUNCHES; n++)
+      await launchBundle(first.url, rpcUrl, (users[n % users.length] as { key: string }).key, 10);
+    const seconds = (performance.now() - started) / 1000;
+    say(`  ${LAUNCHES} launches of 10 wallets, one after another (${seconds.toFixed(1)} s):`);
+    for (const line of eventLoopLines([await runtimeOf(first.url, targets.adminKey)])) say(line);
   }
   say();
   say(`bench took ${((performance.now() - began) / 1000).toFixed(0)} s`);

@@ -164,20 +164,27 @@ const HEAVY_ROUTES: readonly PollName[] = [
   "tx status",
 ];
 export const HEAVY_MIX = { clients: 200, offeredRps: 150 } as const;
+/** Issue 39's routes measured alone, each at the heavy mix's clients and offered rate. */
+export const ALONE_ROUTES = ["payment status", "draft list"] as const satisfies PollName[];
 
 /**
- * `clients` clients (taking the users in turn) each asking every heavy route once per
- * `routes × clients / offeredRps` seconds: `offeredRps` in all, each route an equal share.
+ * `clients` clients (taking the users in turn) each asking every one of `routes` (the heavy
+ * routes unless told) once per `routes × clients / offeredRps` seconds: `offeredRps` in all,
+ * each route an equal share.
  */
 export const heavyPollsOf = (
   users: readonly LoadUser[],
-  { clients, offeredRps }: { clients: number; offeredRps: number } = HEAVY_MIX,
+  {
+    clients,
+    offeredRps,
+    routes = HEAVY_ROUTES,
+  }: { clients: number; offeredRps: number; routes?: readonly PollName[] } = HEAVY_MIX,
 ): PollingUser[] => {
-  const everyMs = (HEAVY_ROUTES.length * clients * 1000) / offeredRps;
+  const everyMs = (routes.length * clients * 1000) / offeredRps;
   return Array.from({ length: clients }, (_, n) => {
     const user = users[n % users.length];
     if (!user) throw new Error("the heavy mix needs at least one user");
-    return { key: user.key, polls: HEAVY_ROUTES.map((name) => poll(user, name, everyMs)) };
+    return { key: user.key, polls: routes.map((name) => poll(user, name, everyMs)) };
   });
 };
 
