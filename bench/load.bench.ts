@@ -10,7 +10,8 @@
 // Then the heavy mix (issue 39): 200 clients (taking the users in turn) asking key validate,
 // draft list, payment status, dispersal status, 50-address balances and tx status in equal
 // shares, 150 req/s offered in all. LOAD_MIX=alone: payment status, then the draft list, each
-// alone at the heavy mix's 200 clients and 150 req/s (goal p99 < 200 ms).
+// alone at the heavy mix's 200 clients and 150 req/s (goal p99 < 200 ms); LOAD_ALONE names
+// other routes, comma-separated ("funding balances (50),tx status").
 // LOAD_MIX=spec|heavy|both|alone (both). LOAD_FLAT_OUT=1 runs each mix flat out instead (every
 // client asks again as soon as it is answered): throughput, to compare two commits in one run.
 // Prints p50/p99/max latency, req/s and errors, overall and per route, with the server's own
@@ -28,6 +29,8 @@ import {
   type LoadServers,
   measureMix,
   ms,
+  POLL_NAMES,
+  type PollName,
   pollsOf,
   reportLines,
   startLoadServers,
@@ -51,6 +54,11 @@ const GOAL_ALONE_P99_MS = 200;
 const MIX = process.env.LOAD_MIX || "both";
 const FLAT_OUT = process.env.LOAD_FLAT_OUT === "1";
 const LAUNCHES = envInt("LOAD_LAUNCHES", 0);
+const ALONE = (process.env.LOAD_ALONE?.split(",") ?? ALONE_ROUTES).map((name) => {
+  if (!POLL_NAMES.includes(name as PollName))
+    throw new Error(`LOAD_ALONE: "${name}" is none of ${POLL_NAMES.join(", ")}`);
+  return name as PollName;
+});
 if (!["spec", "heavy", "both", "alone"].includes(MIX))
   throw new Error("LOAD_MIX is spec, heavy, both or alone");
 
@@ -91,7 +99,7 @@ const main = async () => {
   const heavyWho = `${HEAVY_MIX.clients} clients, ${HEAVY_MIX.offeredRps} req/s offered`;
   const mixes =
     MIX === "alone"
-      ? ALONE_ROUTES.map((route) => ({
+      ? ALONE.map((route) => ({
           label: `${route} alone, ${heavyWho}`,
           clients: heavyPollsOf(users, { ...HEAVY_MIX, routes: [route] }),
           goalMs: GOAL_ALONE_P99_MS,

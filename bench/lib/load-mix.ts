@@ -97,7 +97,7 @@ export const startLoadServers = async ({
   }
 };
 
-type PollName =
+export type PollName =
   | "payment status"
   | "bundle balances"
   | "funding balances (50)"
@@ -128,6 +128,9 @@ const REQUESTS: Record<PollName, (user: LoadUser) => Omit<Poll, "name" | "everyM
   "key validate": (user) => to(validateKeyRoute, "/api/auth/key/validate", { key: user.key }),
   "draft list": () => to(listDraftsRoute, "/api/draft/list?page=1"),
 };
+
+/** Every route a load client can poll, by name. */
+export const POLL_NAMES = Object.keys(REQUESTS) as PollName[];
 
 const poll = (user: LoadUser, name: PollName, everyMs: number): Poll => ({
   name,
