@@ -18,7 +18,7 @@ import {
 import type { LoadUser } from "./load-users.ts";
 import { type MixResult, type Poll, type PollingUser, runPollMix } from "./poll-mix.ts";
 import { onPostgres } from "./postgres.ts";
-import { makeDataDir, type RunningServer, removeDir, startServer } from "./server.ts";
+import { cpuMsOf, makeDataDir, type RunningServer, removeDir, startServer } from "./server.ts";
 import { eventLoopLines, runtimeOf, serverCell } from "./server-runtime.ts";
 
 export interface LoadServers {
@@ -191,8 +191,11 @@ export const heavyPollsOf = (
   });
 };
 
-/** A mix's client figures and each server process's own over the measured window. */
-export type LoadRun = MixResult & { runtimes: RuntimeResponse[] };
+/**
+ * A mix's client figures and each server process's own over the measured window, with the CPU
+ * the server processes spent in it (ms, all processes; the database's own processes not counted).
+ */
+export type LoadRun = MixResult & { runtimes: RuntimeResponse[]; serverCpuMs: number };
 
 /**
  * Runs the mix's users against the servers of `targets` (see runPollMix), resetting the
@@ -203,13 +206,19 @@ export const measureMix = async (
   mix: Omit<Parameters<typeof runPollMix>[0], "targets" | "atMeasureStart">,
 ): Promise<LoadRun> => {
   const urls = targets.servers.map((server) => server.url);
+  const cpu = () => targets.servers.reduce((sum, server) => sum + cpuMsOf(server.pid), 0);
+  let cpuFrom = 0;
   const result = await runPollMix({
     ...mix,
     targets: urls,
-    atMeasureStart: () => Promise.all(urls.map((url) => runtimeOf(url, targets.adminKey, true))),
+    atMeasureStart: () => {
+      cpuFrom = cpu();
+      return Promise.all(urls.map((url) => runtimeOf(url, targets.adminKey, true)));
+    },
   });
+  const serverCpuMs = cpu() - cpuFrom;
   const runtimes = await Promise.all(urls.map((url) => runtimeOf(url, targets.adminKey)));
-  return { ...result, runtimes };
+  return { ...result, runtimes, serverCpuMs };
 };
 
 export const ms = (value: number): string =>
@@ -257,5 +266,10 @@ export const reportLines = (
       `${result.skipped}; errors ${result.errors}${result.errors > 0 ? ` ${JSON.stringify(result.errorKinds)}` : ""}`,
   );
   if (runtimes) lines.push(...eventLoopLines(runtimes));
+  if ("serverCpuMs" in result && result.requests > 0)
+    lines.push(
+      `  server CPU: ${(result.serverCpuMs / 1000).toFixed(1)} s, ` +
+        `${(result.serverCpuMs / result.requests).toFixed(2)} ms per request answered`,
+    );
   return lines;
 };
