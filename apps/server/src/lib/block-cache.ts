@@ -46,6 +46,11 @@ class Lru<V> {
     return value;
   }
 
+  /** The value without making it the most recent (a read that must stay cheap). */
+  peek(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
   set(key: string, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
@@ -198,7 +203,8 @@ export class BlockCache {
       known = undefined;
     }
     if (known) {
-      const last = ids.map((id) => this.lastRead.get(id));
+      // Peeked, not touched: every new head's read sets them again, which keeps them recent.
+      const last = ids.map((id) => this.lastRead.peek(id));
       const recent = (entry: (typeof last)[number]) =>
         entry !== undefined &&
         (entry.head.number === known.number
@@ -216,7 +222,7 @@ export class BlockCache {
       }
     }
     const values = await this.many(kind, keys, read);
-    const blocks = ids.map((id) => this.lastRead.get(id)?.head.number);
+    const blocks = ids.map((id) => this.lastRead.peek(id)?.head.number);
     return {
       values,
       block: blocks.every((block) => block !== undefined)
