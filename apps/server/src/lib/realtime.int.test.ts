@@ -117,6 +117,49 @@ describe("realtime", () => {
     expect(events).toEqual([]);
   });
 
+  it("disconnects a connection whose key is turned off while its handshake is being checked", async () => {
+    const admin = await app.auth.mintKey("admin");
+    const key = await app.auth.mintKey("user");
+    const user = await app.auth.authenticate(key);
+    const authenticate = app.auth.authenticate.bind(app.auth);
+    let checked = () => {};
+    const checking = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The handshake's check reads the key while it is on, then waits until it is off.
+    vi.spyOn(app.auth, "authenticate").mockImplementationOnce(async (k) => {
+      const answer = await authenticate(k);
+      checked();
+      await held;
+      return answer;
+    });
+    const opening = open(key);
+    const disconnected = new Promise<string>((resolve) =>
+      sockets.at(-1)?.once("disconnect", resolve),
+    );
+    await checking;
+    const turnedOff = await app.server.inject({
+      method: "PUT",
+      url: `/api/admin/dashboard/users/${user?.id}/active`,
+      headers: { "x-auth-key": admin },
+      payload: { isActive: false },
+    });
+    expect(turnedOff.statusCode).toBe(200);
+    // The change is heard (the key cache forgot the key) before the connection is listed.
+    await within(2_000, async () => (await app.auth.authenticate(key)) === null);
+    release();
+    await opening;
+    const reason = await Promise.race([
+      disconnected,
+      new Promise((resolve) => setTimeout(() => resolve("still connected after 1 s"), 1_000)),
+    ]);
+    expect(reason).toBe("io server disconnect");
+  });
+
   it("keeps a user's connection when only the key's role changes", async () => {
     const key = await app.auth.mintKey("user");
     const user = await app.auth.authenticate(key);

@@ -15,6 +15,8 @@ interface SocketData {
   key?: string;
   /** The key's digest: what a key change is announced by (AUTH_KEYS_CHANNEL). */
   keyHash?: string;
+  /** How many key changes this process had heard when the handshake's key was checked. */
+  keyChangesSeen?: number;
 }
 
 /** What one process tells the others: a user event for their own connections of that user. */
@@ -71,6 +73,8 @@ export class Realtime {
   >;
   private readonly shared: PostgresSocketAdapter | undefined;
   private readonly log: RealtimeOptions["log"];
+  /** Key changes heard (keyChanged): a handshake checked before one is checked again. */
+  private keyChanges = 0;
 
   constructor(
     server: HttpServer,
@@ -105,6 +109,7 @@ export class Realtime {
     this.io.use(async (socket, next) => {
       const { key } = (socket.handshake.auth ?? {}) as SocketHandshakeAuth;
       if (!key) return next();
+      socket.data.keyChangesSeen = this.keyChanges;
       try {
         const user = await auth.authenticate(key);
         if (!user) return next(new Error("Invalid access key"));
@@ -116,6 +121,12 @@ export class Realtime {
       } catch (error) {
         next(error as Error);
       }
+    });
+    // A key turned off while its handshake was being checked: the change was heard before the
+    // connection was listed, so keyChanged did not see it. It is checked again now.
+    this.io.on("connection", (socket) => {
+      if (socket.data.key && socket.data.keyChangesSeen !== this.keyChanges)
+        void this.checkAgain(socket);
     });
   }
 
@@ -160,20 +171,22 @@ export class Realtime {
    * back with the same key. A check the database could not answer keeps the connection.
    */
   async keyChanged(digest: string): Promise<void> {
+    this.keyChanges++;
     const affected = [...this.io.sockets.sockets.values()].filter(
       (socket) => socket.data.key && (digest === "*" || socket.data.keyHash === digest),
     );
-    await Promise.all(
-      affected.map(async (socket) => {
-        let user: Awaited<ReturnType<AuthService["authenticate"]>>;
-        try {
-          user = await this.auth.authenticate(socket.data.key);
-        } catch {
-          return;
-        }
-        if (user?.id !== socket.data.userId) socket.disconnect(true);
-      }),
-    );
+    await Promise.all(affected.map((socket) => this.checkAgain(socket)));
+  }
+
+  /** Disconnects a connection whose key no longer lets it in; one the database cannot answer stays. */
+  private async checkAgain(socket: { data: SocketData; disconnect(close: boolean): unknown }) {
+    let user: Awaited<ReturnType<AuthService["authenticate"]>>;
+    try {
+      user = await this.auth.authenticate(socket.data.key as string);
+    } catch {
+      return;
+    }
+    if (user?.id !== socket.data.userId) socket.disconnect(true);
   }
 
   /**
