@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 const POSTGRES_FILES = [
   "apps/server/src/db/*.int.test.ts",
   "apps/server/src/test/*.int.test.ts",
-  "apps/server/src/lib/{access,jobs,limits,per-block-due,realtime}.int.test.ts",
+  "apps/server/src/lib/{access,jobs,limits,per-block-due,realtime,realtime-processes}.int.test.ts",
   "apps/server/src/{main,scale-out}.int.test.ts",
   "apps/server/src/modules/transactions/*.int.test.ts",
   "apps/server/src/modules/*/*-safety.int.test.ts",

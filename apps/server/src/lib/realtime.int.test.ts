@@ -1,45 +1,42 @@
 import type { AddressInfo } from "node:net";
 import { ERROR_CATALOGUE } from "@bundler/shared";
-import { sql } from "drizzle-orm";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
+import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../test/app.ts";
+import {
+  closeSockets,
+  collect,
+  lastSocket,
+  listenOnFreePort,
+  openAt,
+  track,
+  within,
+} from "../test/socket-clients.ts";
 
 let app: TestApp;
 let url: string;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   app = await createTestApp();
   url = await listenOnFreePort(app);
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.disconnect();
+  closeSockets();
   await app.close();
 });
 
-const listenOnFreePort = async (testApp: TestApp) => {
-  await testApp.server.listen({ host: "127.0.0.1", port: 0 });
-  return `http://127.0.0.1:${(testApp.server.server.address() as AddressInfo).port}`;
-};
-
-const openAt = (at: string, key?: string) =>
-  new Promise<Socket>((resolve, reject) => {
-    const socket = connect(at, {
-      auth: key ? { key } : {},
-      transports: ["websocket"],
-      reconnection: false,
-    });
-    sockets.push(socket);
-    socket.once("connect", () => resolve(socket));
-    socket.once("connect_error", reject);
-  });
 const open = (key?: string) => openAt(url, key);
 
-const collect = (socket: Socket) => {
-  const events: Array<[string, unknown]> = [];
-  socket.onAny((name: string, payload: unknown) => events.push([name, payload]));
-  return events;
+/** An admin (key `admin`) turns user `userId`'s key off, as the admin page does. */
+const turnOff = async (admin: string, userId: string | undefined) => {
+  const turnedOff = await app.server.inject({
+    method: "PUT",
+    url: `/api/admin/dashboard/users/${userId}/active`,
+    headers: { "x-auth-key": admin },
+    payload: { isActive: false },
+  });
+  expect(turnedOff.statusCode).toBe(200);
 };
 
 describe("realtime", () => {
@@ -97,13 +94,7 @@ describe("realtime", () => {
     const events = collect(socket);
     const disconnected = new Promise<string>((resolve) => socket.once("disconnect", resolve));
 
-    const turnedOff = await app.server.inject({
-      method: "PUT",
-      url: `/api/admin/dashboard/users/${user?.id}/active`,
-      headers: { "x-auth-key": admin },
-      payload: { isActive: false },
-    });
-    expect(turnedOff.statusCode).toBe(200);
+    await turnOff(admin, user?.id);
     const at = performance.now();
     const reason = await Promise.race([
       disconnected,
@@ -139,16 +130,10 @@ describe("realtime", () => {
     });
     const opening = open(key);
     const disconnected = new Promise<string>((resolve) =>
-      sockets.at(-1)?.once("disconnect", resolve),
+      lastSocket()?.once("disconnect", resolve),
     );
     await checking;
-    const turnedOff = await app.server.inject({
-      method: "PUT",
-      url: `/api/admin/dashboard/users/${user?.id}/active`,
-      headers: { "x-auth-key": admin },
-      payload: { isActive: false },
-    });
-    expect(turnedOff.statusCode).toBe(200);
+    await turnOff(admin, user?.id);
     // The change is heard (the key cache forgot the key) before the connection is listed.
     await within(2_000, async () => (await app.auth.authenticate(key)) === null);
     release();
@@ -182,7 +167,7 @@ describe("realtime", () => {
     const user = await app.auth.authenticate(key);
     const socket = await new Promise<Socket>((resolve, reject) => {
       const s = connect(url, { query: { key }, transports: ["websocket"], reconnection: false });
-      sockets.push(s);
+      track(s);
       s.once("connect", () => resolve(s));
       s.once("connect_error", reject);
     });
@@ -280,145 +265,3 @@ describe("handshakes behind a trusted proxy", () => {
     expect(await forwardedHandshake("203.0.113.2")).toBe(true);
   });
 });
-
-/** Polls until `check` holds; fails past `withinMs`. */
-const within = async (withinMs: number, check: () => Promise<boolean>): Promise<void> => {
-  const began = performance.now();
-  while (!(await check())) {
-    if (performance.now() - began > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
-// Two server processes on one Postgres database (the embedded one has only ever one process).
-describe.skipIf(!process.env.DATABASE_URL)("realtime across server processes on Postgres", () => {
-  let first: TestApp;
-  let second: TestApp;
-  let firstUrl: string;
-  let secondUrl: string;
-  beforeAll(async () => {
-    first = await createTestApp();
-    second = await createTestApp({ database: first.database });
-    firstUrl = await listenOnFreePort(first);
-    secondUrl = await listenOnFreePort(second);
-    // Each process learns of the other from its heartbeats (every 5 s), once both listen.
-    const knowsTheOther = (testApp: TestApp) => async () =>
-      (await testApp.realtime.io.sockets.adapter.serverCount()) === 2;
-    await within(15_000, knowsTheOther(first));
-    await within(15_000, knowsTheOther(second));
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
-
-  const mintUser = async () => {
-    const key = await first.auth.mintKey("user");
-    const user = await first.auth.authenticate(key);
-    if (!user) throw new Error("a minted key did not authenticate");
-    return { key, id: user.id };
-  };
-
-  it("delivers a user's events emitted in one process to that user's connections in the other, and to nobody else", async () => {
-    const userA = await mintUser();
-    const userB = await mintUser();
-    const [aThere, aHere, bThere, anonymousThere] = await Promise.all([
-      openAt(secondUrl, userA.key),
-      openAt(firstUrl, userA.key),
-      openAt(secondUrl, userB.key),
-      openAt(secondUrl),
-    ]);
-    const eventsAThere = collect(aThere);
-    const [eventsAHere, eventsBThere, eventsAnonymous] = [aHere, bThere, anonymousThere].map(
-      collect,
-    );
-
-    await first.realtime.emitToUser(userA.id, "launch_status", { message: "launched" });
-    await first.realtime.emitToUser(userA.id, "dispersal_status", { message: "dispersed" });
-    await within(5_000, async () => eventsAThere.length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-
-    const expected = [
-      [`launch_status_${userA.key}`, { message: "launched" }],
-      [`dispersal_status_${userA.key}`, { message: "dispersed" }],
-    ];
-    expect(eventsAThere).toEqual(expected);
-    expect(eventsAHere).toEqual(expected);
-    expect(eventsBThere).toEqual([]);
-    expect(eventsAnonymous).toEqual([]);
-  });
-
-  it("tells each connection the block only from its own process, which watches blocks itself", async () => {
-    const [here, there] = await Promise.all([openAt(firstUrl), openAt(secondUrl)]);
-    const blocksHere = collect(here);
-    const blocksThere = collect(there);
-    first.realtime.broadcastBlock(77);
-    await within(5_000, async () => blocksHere.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(blocksHere).toEqual([["block", 77]]);
-    expect(blocksThere).toEqual([]);
-  });
-
-  it("survives Postgres ending the adapter's listening connection, and delivers again once it is back", async () => {
-    const user = await mintUser();
-    const socket = await openAt(secondUrl, user.key);
-    const events = collect(socket);
-    const { rows } = await first.database.db.execute(sql`
-      select pg_terminate_backend(pid) as done from pg_stat_activity
-      where datname = current_database() and query like 'LISTEN "socket.io#%'`);
-    expect(rows.length).toBe(2); // one listener per process
-
-    let sent = 0;
-    await within(15_000, async () => {
-      sent += 1;
-      await first.realtime.emitToUser(user.id, "launch_status", { message: `try ${sent}` });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      return events.length > 0;
-    });
-    expect(events[0]?.[0]).toBe(`launch_status_${user.key}`);
-  });
-});
-
-describe.skipIf(!process.env.DATABASE_URL)(
-  "handshakes per address across server processes on Postgres",
-  () => {
-    let first: TestApp;
-    let second: TestApp;
-    let firstUrl: string;
-    let secondUrl: string;
-    beforeAll(async () => {
-      first = await createTestApp({ socketHandshakes: { max: 2, windowMs: 60_000 } });
-      second = await createTestApp({
-        socketHandshakes: { max: 2, windowMs: 60_000 },
-        database: first.database,
-      });
-      firstUrl = await listenOnFreePort(first);
-      secondUrl = await listenOnFreePort(second);
-    });
-    afterAll(async () => {
-      await second?.close();
-      await first?.close();
-    });
-
-    /** Connects and disconnects at once: true when accepted, else the refusal. */
-    const handshakeAt = (at: string) =>
-      new Promise<true | string>((resolve) => {
-        const socket = connect(at, { transports: ["websocket"], reconnection: false });
-        socket.once("connect", () => {
-          socket.disconnect();
-          resolve(true);
-        });
-        socket.once("connect_error", (error) => {
-          socket.disconnect();
-          resolve(error.message);
-        });
-      });
-
-    it("allows one address the handshake limit once across two processes, not once in each", async () => {
-      expect(await handshakeAt(firstUrl)).toBe(true);
-      expect(await handshakeAt(secondUrl)).toBe(true);
-      expect(await handshakeAt(firstUrl)).toBe(ERROR_CATALOGUE.rateLimit.title);
-      expect(await handshakeAt(secondUrl)).toBe(ERROR_CATALOGUE.rateLimit.title);
-    });
-  },
-);
